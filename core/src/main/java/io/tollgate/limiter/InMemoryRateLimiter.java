@@ -1,0 +1,153 @@
+package io.tollgate.limiter;
+
+import io.tollgate.limiter.internal.LimiterStep;
+import io.tollgate.limiter.internal.Outcomes;
+import io.tollgate.limiter.internal.ReservationIds;
+import io.tollgate.limiter.internal.StepResult;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Limits for one JVM, with exactly the semantics of the Redis scripts (it runs their Java twin,
+ * {@link LimiterStep}): the default when no Redis is configured, and the local guard while Redis
+ * is unreachable. Idle subjects are dropped once they would be full anyway.
+ */
+public final class InMemoryRateLimiter implements RateLimiter {
+
+  /** How long an unsettled reservation can still be settled or released. */
+  public static final Duration DEFAULT_RESERVATION_TTL = Duration.ofMinutes(10);
+
+  private static final int SWEEP_EVERY = 4096;
+
+  private final MicroClock clock;
+  private final long reservationTtlMicros;
+  private final boolean local;
+  private final Map<Subject, Cell> cells = new ConcurrentHashMap<>();
+  private final AtomicLong operations = new AtomicLong();
+
+  private InMemoryRateLimiter(MicroClock clock, Duration reservationTtl, boolean local) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (reservationTtl.isNegative() || reservationTtl.isZero()) {
+      throw new IllegalArgumentException("reservation TTL must be > 0, was " + reservationTtl);
+    }
+    this.reservationTtlMicros = reservationTtl.toNanos() / 1000;
+    this.local = local;
+  }
+
+  public static InMemoryRateLimiter create() {
+    return new InMemoryRateLimiter(MicroClock.system(), DEFAULT_RESERVATION_TTL, false);
+  }
+
+  public static InMemoryRateLimiter create(MicroClock clock, Duration reservationTtl) {
+    return new InMemoryRateLimiter(clock, reservationTtl, false);
+  }
+
+  /** The guard used while the shared backend is down: its reservations are marked local. */
+  static InMemoryRateLimiter localGuard(MicroClock clock, Duration reservationTtl) {
+    return new InMemoryRateLimiter(clock, reservationTtl, true);
+  }
+
+  @Override
+  public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+    Outcomes.checkCost(requests, tokens);
+    if (Outcomes.neverFits(limits, requests, tokens)) {
+      return Outcomes.neverFitsDecision(limits, false);
+    }
+    sweepNowAndThen();
+    while (true) {
+      Cell cell = cells.computeIfAbsent(subject, s -> new Cell());
+      synchronized (cell) {
+        if (!cell.dropped) {
+          return reserve(cell, subject, limits, requests, tokens);
+        }
+      }
+    }
+  }
+
+  private Decision reserve(Cell cell, Subject subject, Limits limits, long requests, long tokens) {
+    long now = clock.nowMicros();
+    StepResult result = LimiterStep.reserve(cell.state, limits, requests, tokens, now);
+    Reservation reservation = null;
+    if (result.outcome() == 1) {
+      reservation = new Reservation(ReservationIds.next(), subject, limits, requests, tokens, local);
+      cell.records.put(reservation.id(),
+          new Held(requests, tokens, result.nowMicros(), now + reservationTtlMicros));
+      cell.keepUntil(result, limits, now);
+    }
+    return Outcomes.decision(limits, result, false, reservation);
+  }
+
+  @Override
+  public boolean settle(Reservation reservation, long actualTokens) {
+    if (actualTokens < 0) {
+      throw new IllegalArgumentException("actual tokens must be >= 0, was " + actualTokens);
+    }
+    return adjust(reservation, true, actualTokens);
+  }
+
+  @Override
+  public boolean release(Reservation reservation) {
+    return adjust(reservation, false, 0);
+  }
+
+  private boolean adjust(Reservation reservation, boolean settle, long actualTokens) {
+    Cell cell = cells.get(reservation.subject());
+    if (cell == null) {
+      return false;
+    }
+    synchronized (cell) {
+      long now = clock.nowMicros();
+      Held held = cell.records.remove(reservation.id());
+      if (held == null || held.expiresAt <= now) {
+        return false;
+      }
+      long deltaRequests = settle ? 0 : -held.requests;
+      long deltaTokens = settle ? actualTokens - held.tokens : -held.tokens;
+      StepResult result = LimiterStep.adjust(cell.state, reservation.limits(), deltaRequests,
+          deltaTokens, held.reservedAt, now);
+      cell.keepUntil(result, reservation.limits(), now);
+      return true;
+    }
+  }
+
+  /** Number of subjects currently held in memory. */
+  public int size() {
+    return cells.size();
+  }
+
+  private void sweepNowAndThen() {
+    if (operations.incrementAndGet() % SWEEP_EVERY != 0) {
+      return;
+    }
+    long now = clock.nowMicros();
+    for (Iterator<Cell> it = cells.values().iterator(); it.hasNext(); ) {
+      Cell cell = it.next();
+      synchronized (cell) {
+        cell.records.values().removeIf(held -> held.expiresAt <= now);
+        if (cell.idleUntil <= now && cell.records.isEmpty()) {
+          // a thread that fetched this cell before its removal must not charge it: it retries
+          cell.dropped = true;
+          it.remove();
+        }
+      }
+    }
+  }
+
+  private static final class Cell {
+    final Map<String, Long> state = new HashMap<>();
+    final Map<String, Held> records = new HashMap<>();
+    long idleUntil;
+    boolean dropped;
+
+    void keepUntil(StepResult result, Limits limits, long now) {
+      idleUntil = now + LimiterStep.untilFullMicros(result, limits.all().size());
+    }
+  }
+
+  private record Held(long requests, long tokens, long reservedAt, long expiresAt) {}
+}

@@ -1,0 +1,132 @@
+package io.tollgate.limiter;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One limit: at most {@code capacity} requests or tokens per {@code window}.
+ *
+ * <p>The limiter works in integer ticks: a tick is one microsecond unless capacity × window in
+ * microseconds would leave the range where every step stays exact (2^50), then the smallest
+ * power of ten that fits (1 000 000 000 tokens per day refill in 100 ms steps).
+ */
+public final class Limit {
+
+  /** Largest capacity × window-in-ticks the scripts accept; 8× headroom below 2^53 for debt. */
+  static final long MAX_SCALED = 1L << 50;
+
+  private final Dimension dimension;
+  private final long capacity;
+  private final Duration window;
+  private final Algorithm algorithm;
+  private final long tickMicros;
+  private final long windowTicks;
+
+  private Limit(Dimension dimension, long capacity, Duration window, Algorithm algorithm) {
+    this.dimension = Objects.requireNonNull(dimension, "dimension");
+    this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+    this.window = Objects.requireNonNull(window, "window");
+    if (capacity <= 0) {
+      throw new IllegalArgumentException(
+          dimension.label() + " per " + window + " must be > 0, was " + capacity);
+    }
+    if (window.isNegative() || window.isZero() || window.compareTo(Duration.ofDays(366)) > 0) {
+      throw new IllegalArgumentException("window must be between 1 µs and 366 days, was " + window);
+    }
+    long windowMicros = window.toNanos() / 1000;
+    if (windowMicros <= 0 || window.toNanos() % 1000 != 0) {
+      throw new IllegalArgumentException("window must be a whole number of µs, was " + window);
+    }
+    long tick = 1;
+    while (windowMicros % (tick * 10) == 0 && exceeds(capacity, windowMicros / tick)) {
+      tick *= 10;
+    }
+    if (exceeds(capacity, windowMicros / tick)) {
+      throw new IllegalArgumentException(dimension.label() + " per " + window
+          + " is too large to count exactly, was " + capacity);
+    }
+    this.capacity = capacity;
+    this.tickMicros = tick;
+    this.windowTicks = windowMicros / tick;
+  }
+
+  private static boolean exceeds(long capacity, long windowTicks) {
+    return Math.multiplyHigh(capacity, windowTicks) != 0 || capacity * windowTicks >= MAX_SCALED;
+  }
+
+  public static Limit of(Dimension dimension, long capacity, Duration window, Algorithm algorithm) {
+    return new Limit(dimension, capacity, window, algorithm);
+  }
+
+  /** A token-bucket limit on calls. */
+  public static Limit requests(long capacity, Duration window) {
+    return new Limit(Dimension.REQUESTS, capacity, window, Algorithm.TOKEN_BUCKET);
+  }
+
+  /** A token-bucket limit on LLM tokens. */
+  public static Limit tokens(long capacity, Duration window) {
+    return new Limit(Dimension.TOKENS, capacity, window, Algorithm.TOKEN_BUCKET);
+  }
+
+  public Dimension dimension() {
+    return dimension;
+  }
+
+  public long capacity() {
+    return capacity;
+  }
+
+  public Duration window() {
+    return window;
+  }
+
+  public Algorithm algorithm() {
+    return algorithm;
+  }
+
+  /** Length of one step of the limiter's clock for this limit, in µs. */
+  public long tickMicros() {
+    return tickMicros;
+  }
+
+  /** The window in ticks. */
+  public long windowTicks() {
+    return windowTicks;
+  }
+
+  /** This limit with its capacity multiplied by {@code share} (at least 1): a JVM's local part. */
+  public Limit scaled(double share) {
+    long scaled = Math.max(1, (long) Math.floor(capacity * share));
+    return new Limit(dimension, scaled, window, algorithm);
+  }
+
+  /**
+   * The name of this limit's state in the subject's hash; a changed capacity, window or algorithm
+   * starts a fresh (full) state rather than misreading the old one.
+   */
+  public String stateField() {
+    return (dimension == Dimension.REQUESTS ? "r" : "t")
+        + (algorithm == Algorithm.TOKEN_BUCKET ? "b" : "w")
+        + windowTicks * tickMicros + ":" + capacity;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Limit other
+        && dimension == other.dimension
+        && capacity == other.capacity
+        && window.equals(other.window)
+        && algorithm == other.algorithm;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(dimension, capacity, window, algorithm);
+  }
+
+  @Override
+  public String toString() {
+    return dimension.label() + "-per-" + window + "=" + capacity
+        + (algorithm == Algorithm.SLIDING_WINDOW ? " (sliding window)" : "");
+  }
+}

@@ -1,0 +1,203 @@
+package io.tollgate.limiter;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.tollgate.limiter.internal.Outcomes;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A shared (Redis) limiter with a policy for when it cannot answer.
+ *
+ * <p>Each Redis call is bounded by the client's timeout. A breaker around Redis opens after
+ * consecutive failures, so a dead Redis then costs no timeout per call; every {@link
+ * #DEFAULT_PROBE_AFTER} one call probes it and, on success, shared decisions resume. While the
+ * breaker is open or a call fails, the {@link FailurePolicy} decides, and the decision is flagged
+ * {@link Decision#degraded()}. A degraded episode is logged once when it starts and once when it
+ * ends.
+ */
+public final class ResilientRateLimiter implements RateLimiter {
+
+  public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMillis(500);
+  public static final double DEFAULT_LOCAL_SHARE = 1.0;
+
+  private static final System.Logger LOG = System.getLogger(ResilientRateLimiter.class.getName());
+
+  private final RateLimiter shared;
+  private final InMemoryRateLimiter local;
+  private final FailurePolicy policy;
+  private final double localShare;
+  private final CircuitBreaker breaker;
+
+  private ResilientRateLimiter(Builder builder) {
+    this.shared = builder.shared;
+    this.policy = builder.policy;
+    this.localShare = builder.localShare;
+    this.local = InMemoryRateLimiter.localGuard(builder.clock, builder.reservationTtl);
+    this.breaker = CircuitBreaker.of("tollgate-redis", CircuitBreakerConfig.custom()
+        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+        .slidingWindowSize(2)
+        .minimumNumberOfCalls(2)
+        .failureRateThreshold(100)
+        .waitDurationInOpenState(builder.probeAfter)
+        .permittedNumberOfCallsInHalfOpenState(1)
+        .recordExceptions(JedisException.class)
+        .build());
+    breaker.getEventPublisher().onStateTransition(event -> {
+      CircuitBreaker.StateTransition transition = event.getStateTransition();
+      switch (transition.getToState()) {
+        // a failed probe goes HALF_OPEN -> OPEN again: the episode was already reported
+        case OPEN -> {
+          if (transition.getFromState() == CircuitBreaker.State.CLOSED) {
+            LOG.log(Level.WARNING, "Redis limiter unreachable; deciding {0} until it answers",
+            policy == FailurePolicy.FAIL_OPEN
+                ? "locally with " + localShare + " of each limit" : "to deny (fail-closed)");
+          }
+        }
+        case CLOSED -> LOG.log(Level.INFO, "Redis limiter answers again; shared decisions resumed");
+        default -> { }
+      }
+    });
+  }
+
+  public static Builder builder(RateLimiter shared) {
+    return new Builder(shared);
+  }
+
+  @Override
+  public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+    Outcomes.checkCost(requests, tokens);
+    if (breaker.tryAcquirePermission()) {
+      long start = System.nanoTime();
+      try {
+        Decision decision = shared.reserve(subject, limits, requests, tokens);
+        breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        return decision;
+      } catch (JedisException e) {
+        breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
+        LOG.log(Level.DEBUG, "Redis limiter call failed", e);
+      }
+    }
+    return degraded(subject, limits, requests, tokens);
+  }
+
+  private Decision degraded(Subject subject, Limits limits, long requests, long tokens) {
+    if (policy == FailurePolicy.FAIL_OPEN) {
+      Decision decision = local.reserve(subject, limits.scaled(localShare), requests, tokens);
+      return new Decision(decision.outcome(), decision.limits(), decision.retryAfter(), true,
+          decision.reservation());
+    }
+    if (Outcomes.neverFits(limits, requests, tokens)) {
+      return Outcomes.neverFitsDecision(limits, true);
+    }
+    List<LimitState> unknown = new ArrayList<>();
+    limits.all().forEach(limit -> unknown.add(new LimitState(limit, 0, limit.window())));
+    Duration retry = Duration.ofMillis(Math.max(1,
+        breaker.getState() == CircuitBreaker.State.OPEN ? DEFAULT_PROBE_AFTER.toMillis() : 1));
+    return new Decision(Outcome.DENIED, unknown, retry, true, Optional.empty());
+  }
+
+  @Override
+  public boolean settle(Reservation reservation, long actualTokens) {
+    if (reservation.local()) {
+      return local.settle(reservation, actualTokens);
+    }
+    return onShared(() -> shared.settle(reservation, actualTokens));
+  }
+
+  @Override
+  public boolean release(Reservation reservation) {
+    if (reservation.local()) {
+      return local.release(reservation);
+    }
+    return onShared(() -> shared.release(reservation));
+  }
+
+  /**
+   * A settle or release that cannot reach Redis is dropped: the estimate stays charged until the
+   * record expires, which errs on the side of the limit.
+   */
+  private boolean onShared(BooleanSupplier call) {
+    if (!breaker.tryAcquirePermission()) {
+      return false;
+    }
+    long start = System.nanoTime();
+    try {
+      boolean applied = call.getAsBoolean();
+      breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+      return applied;
+    } catch (JedisException e) {
+      breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
+      return false;
+    }
+  }
+
+  /** True while decisions are made without Redis. */
+  public boolean isDegraded() {
+    return breaker.getState() != CircuitBreaker.State.CLOSED;
+  }
+
+  @Override
+  public void close() {
+    shared.close();
+  }
+
+  /** Configures a {@link ResilientRateLimiter}; every setter rejects a bad value at once. */
+  public static final class Builder {
+    private final RateLimiter shared;
+    private FailurePolicy policy = FailurePolicy.FAIL_OPEN;
+    private double localShare = DEFAULT_LOCAL_SHARE;
+    private Duration probeAfter = DEFAULT_PROBE_AFTER;
+    private Duration reservationTtl = InMemoryRateLimiter.DEFAULT_RESERVATION_TTL;
+    private MicroClock clock = MicroClock.system();
+
+    private Builder(RateLimiter shared) {
+      this.shared = Objects.requireNonNull(shared, "shared");
+    }
+
+    public Builder onFailure(FailurePolicy policy) {
+      this.policy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Fraction of each limit one JVM may spend on its own while Redis is unreachable. */
+    public Builder localShare(double share) {
+      if (!(share > 0 && share <= 1)) {
+        throw new IllegalArgumentException("local-share must be in (0, 1], was " + share);
+      }
+      this.localShare = share;
+      return this;
+    }
+
+    /** How long the breaker stays open before one call probes Redis again. */
+    public Builder probeAfter(Duration probeAfter) {
+      if (probeAfter.isNegative() || probeAfter.isZero()) {
+        throw new IllegalArgumentException("probe-after must be > 0, was " + probeAfter);
+      }
+      this.probeAfter = probeAfter;
+      return this;
+    }
+
+    public Builder reservationTtl(Duration ttl) {
+      this.reservationTtl = Objects.requireNonNull(ttl, "reservationTtl");
+      return this;
+    }
+
+    /** The local guard's clock (tests pass a fake one). */
+    public Builder clock(MicroClock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public ResilientRateLimiter build() {
+      return new ResilientRateLimiter(this);
+    }
+  }
+}

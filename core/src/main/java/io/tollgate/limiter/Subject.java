@@ -1,0 +1,82 @@
+package io.tollgate.limiter;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Who is charged: a scope chosen by Tollgate ({@code tenant}, {@code provider}) and an id from the
+ * outside world. The id is never used raw: only a SHA-256 digest of it reaches Redis keys, logs and
+ * spans, so API keys and hostile tenant ids stay out of all three.
+ */
+public final class Subject {
+
+  private static final Pattern SCOPE = Pattern.compile("[a-z][a-z0-9-]{0,31}");
+  private static final int DIGEST_BYTES = 15; // 120 bits, 20 base64url characters
+
+  private final String scope;
+  private final String idHash;
+
+  private Subject(String scope, String idHash) {
+    this.scope = scope;
+    this.idHash = idHash;
+  }
+
+  /**
+   * @param scope a short lowercase word of Tollgate's own ({@code tenant}, {@code provider})
+   * @param id any string, including one a client sent; it is hashed here
+   */
+  public static Subject of(String scope, String id) {
+    Objects.requireNonNull(id, "id");
+    if (scope == null || !SCOPE.matcher(scope).matches()) {
+      throw new IllegalArgumentException("scope must match " + SCOPE + ", was " + scope);
+    }
+    return new Subject(scope, hash(scope, id));
+  }
+
+  private static String hash(String scope, String id) {
+    try {
+      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+      sha256.update(scope.getBytes(StandardCharsets.UTF_8));
+      sha256.update((byte) 0);
+      byte[] digest = sha256.digest(id.getBytes(StandardCharsets.UTF_8));
+      byte[] shortened = new byte[DIGEST_BYTES];
+      System.arraycopy(digest, 0, shortened, 0, DIGEST_BYTES);
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(shortened);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+
+  public String scope() {
+    return scope;
+  }
+
+  /** The id's digest: safe for keys, logs and span attributes. */
+  public String idHash() {
+    return idHash;
+  }
+
+  /** The Redis Cluster hash tag shared by every key of this subject: {@code {scope:hash}}. */
+  public String hashTag() {
+    return "{" + scope + ":" + idHash + "}";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Subject other && scope.equals(other.scope) && idHash.equals(other.idHash);
+  }
+
+  @Override
+  public int hashCode() {
+    return scope.hashCode() * 31 + idHash.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return scope + ":" + idHash;
+  }
+}

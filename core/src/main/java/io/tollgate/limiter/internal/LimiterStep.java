@@ -1,0 +1,176 @@
+package io.tollgate.limiter.internal;
+
+import io.tollgate.limiter.Algorithm;
+import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.Limit;
+import io.tollgate.limiter.Limits;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The in-memory twin of {@code lua/limiter.lua}: the same integer arithmetic, step by step, on a
+ * map of the same fields, so that one JVM behaves exactly as a fleet does on Redis. Change one,
+ * change the other; the contract tests run both.
+ */
+public final class LimiterStep {
+
+  static final long FULL_DEBT_WINDOWS = 3;
+
+  private LimiterStep() {}
+
+  /** Reserve; writes {@code state} only when allowed. */
+  public static StepResult reserve(Map<String, Long> state, Limits limits, long requests, long tokens,
+      long now) {
+    return run(state, limits, true, requests, tokens, 0, now);
+  }
+
+  /**
+   * Settle or release (a negative or positive change per dimension) against a reservation made at
+   * {@code reservedAt}; always writes.
+   */
+  public static StepResult adjust(Map<String, Long> state, Limits limits, long deltaRequests,
+      long deltaTokens, long reservedAt, long now) {
+    return run(state, limits, false, deltaRequests, deltaTokens, reservedAt, now);
+  }
+
+  private static StepResult run(Map<String, Long> state, Limits limits, boolean reserve,
+      long deltaRequests, long deltaTokens, long reservedAt, long now) {
+    Long lastStored = state.get("t");
+    long last = lastStored == null ? now : lastStored;
+    if (last > now) {
+      now = last;
+    }
+    List<Limit> all = limits.all();
+    int n = all.size();
+    long[] level = new long[n];
+    long[] current = new long[n];
+    long[] previous = new long[n];
+    long[] index = new long[n];
+    long[] elapsedInWindow = new long[n];
+    boolean allowed = true;
+    long wait = 0;
+
+    for (int i = 0; i < n; i++) {
+      Limit limit = all.get(i);
+      long capacity = limit.capacity();
+      long window = limit.windowTicks();
+      long tick = limit.tickMicros();
+      long delta = limit.dimension() == Dimension.REQUESTS ? deltaRequests : deltaTokens;
+      long nowTick = Math.floorDiv(now, tick);
+      long intoTick = now - nowTick * tick;
+      String field = limit.stateField();
+      if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
+        long full = capacity * window;
+        Long stored = state.get(field);
+        long l;
+        if (stored == null) {
+          l = full;
+        } else {
+          l = stored;
+          long elapsed = nowTick - Math.floorDiv(last, tick);
+          if (elapsed > 0) {
+            l = elapsed >= ceilDiv(full - l, capacity) ? full : l + elapsed * capacity;
+          }
+        }
+        if (reserve && l < delta * window) {
+          allowed = false;
+          wait = Math.max(wait, ceilDiv(delta * window - l, capacity) * tick - intoTick);
+        }
+        level[i] = l;
+      } else {
+        long idx = Math.floorDiv(nowTick, window);
+        long elapsed = nowTick - idx * window;
+        long cur = state.getOrDefault(field, 0L);
+        long prev = state.getOrDefault(field + ":p", 0L);
+        long at = state.getOrDefault(field + ":w", idx);
+        if (at == idx - 1) {
+          prev = cur;
+          cur = 0;
+        } else if (at < idx - 1) {
+          prev = 0;
+          cur = 0;
+        }
+        long room = (capacity - cur) * window - prev * (window - elapsed);
+        if (reserve && room < delta * window) {
+          allowed = false;
+          long ticks;
+          if (cur + delta <= capacity) {
+            ticks = window - Math.floorDiv((capacity - cur - delta) * window, prev) - elapsed;
+          } else {
+            long needed = Math.max(0, window - Math.floorDiv((capacity - delta) * window, cur));
+            ticks = window - elapsed + needed;
+          }
+          wait = Math.max(wait, ticks * tick - intoTick);
+        }
+        index[i] = idx;
+        elapsedInWindow[i] = elapsed;
+        current[i] = cur;
+        previous[i] = prev;
+      }
+    }
+
+    boolean change = !reserve || allowed;
+    long[] perLimit = new long[n * 2];
+    for (int i = 0; i < n; i++) {
+      Limit limit = all.get(i);
+      long capacity = limit.capacity();
+      long window = limit.windowTicks();
+      long tick = limit.tickMicros();
+      long delta = limit.dimension() == Dimension.REQUESTS ? deltaRequests : deltaTokens;
+      String field = limit.stateField();
+      long remaining;
+      long untilFull;
+      if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
+        long full = capacity * window;
+        long l = level[i];
+        if (change) {
+          l = Math.max(Math.min(l - delta * window, full), -FULL_DEBT_WINDOWS * full);
+          state.put(field, l);
+        }
+        remaining = Math.floorDiv(l, window);
+        untilFull = ceilDiv(full - l, capacity) * tick;
+      } else {
+        long cur = current[i];
+        long prev = previous[i];
+        long idx = index[i];
+        long elapsed = elapsedInWindow[i];
+        if (change && delta > 0) {
+          cur = Math.min(cur + delta, (FULL_DEBT_WINDOWS + 1) * capacity);
+        } else if (change && delta < 0) {
+          long charged = Math.floorDiv(Math.floorDiv(reservedAt, tick), window);
+          if (charged == idx) {
+            cur = Math.max(0, cur + delta);
+          } else if (charged == idx - 1) {
+            prev = Math.max(0, prev + delta);
+          }
+        }
+        if (change) {
+          state.put(field, cur);
+          state.put(field + ":p", prev);
+          state.put(field + ":w", idx);
+        }
+        remaining = Math.floorDiv((capacity - cur) * window - prev * (window - elapsed), window);
+        untilFull = cur > 0 ? (2 * window - elapsed) * tick : prev > 0 ? (window - elapsed) * tick : 0;
+      }
+      perLimit[i * 2] = Math.max(0, remaining);
+      perLimit[i * 2 + 1] = untilFull;
+    }
+    if (change) {
+      state.put("t", now);
+    }
+    return new StepResult(reserve ? (allowed ? 1 : 0) : 1, wait, now, perLimit);
+  }
+
+  /** Time until every limit is full again, in µs: how long an idle state must be kept. */
+  public static long untilFullMicros(StepResult result, int limits) {
+    long longest = 0;
+    for (int i = 0; i < limits; i++) {
+      longest = Math.max(longest, result.untilFullMicros(i));
+    }
+    return longest;
+  }
+
+  static long ceilDiv(long x, long y) {
+    return -Math.floorDiv(-x, y);
+  }
+}

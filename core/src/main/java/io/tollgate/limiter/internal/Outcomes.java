@@ -1,0 +1,58 @@
+package io.tollgate.limiter.internal;
+
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.LimitState;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.Outcome;
+import io.tollgate.limiter.Reservation;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The checks and answers every backend shares, so that they cannot drift apart. */
+public final class Outcomes {
+
+  private Outcomes() {}
+
+  /** Rejects a cost no limiter can make sense of. */
+  public static void checkCost(long requests, long tokens) {
+    if (requests < 0 || tokens < 0) {
+      throw new IllegalArgumentException(
+          "costs must be >= 0, were " + requests + " requests and " + tokens + " tokens");
+    }
+    if (requests == 0 && tokens == 0) {
+      throw new IllegalArgumentException("a reservation must take at least one request or token");
+    }
+  }
+
+  /** True when some limit could never hold this cost, even when full. */
+  public static boolean neverFits(Limits limits, long requests, long tokens) {
+    long requestCapacity = limits.capacity(Dimension.REQUESTS);
+    long tokenCapacity = limits.capacity(Dimension.TOKENS);
+    return (requestCapacity >= 0 && requests > requestCapacity)
+        || (tokenCapacity >= 0 && tokens > tokenCapacity);
+  }
+
+  /** The answer for a cost that can never fit: nothing was asked of the backend or charged. */
+  public static Decision neverFitsDecision(Limits limits, boolean degraded) {
+    List<LimitState> states = new ArrayList<>();
+    limits.all().forEach(limit -> states.add(new LimitState(limit, -1, Duration.ZERO)));
+    return new Decision(Outcome.NEVER_FITS, states, Duration.ZERO, degraded, Optional.empty());
+  }
+
+  /** Turns a step's reply into a decision. */
+  public static Decision decision(Limits limits, StepResult result, boolean degraded,
+      Reservation reservation) {
+    List<LimitState> states = new ArrayList<>(limits.all().size());
+    for (int i = 0; i < limits.all().size(); i++) {
+      states.add(new LimitState(limits.all().get(i), result.remaining(i),
+          Duration.ofNanos(result.untilFullMicros(i) * 1000)));
+    }
+    boolean allowed = result.outcome() == 1;
+    return new Decision(allowed ? Outcome.ALLOWED : Outcome.DENIED, states,
+        allowed ? Duration.ZERO : Duration.ofNanos(result.waitMicros() * 1000), degraded,
+        allowed ? Optional.of(reservation) : Optional.empty());
+  }
+}
