@@ -1,0 +1,95 @@
+package io.tollgate.limiter;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/**
+ * Pooled Redis clients configured the way the limiter needs them: a short timeout on every call
+ * (the limiter's budget, 100 ms by default) so that a slow Redis turns into a degraded decision
+ * rather than a slow app.
+ */
+public final class RedisClients {
+
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(100);
+  public static final int DEFAULT_POOL_SIZE = 32;
+  /** Cluster redirections (MOVED, ASK, TRYAGAIN) followed before giving up on one call. */
+  public static final int CLUSTER_MAX_ATTEMPTS = 5;
+
+  private RedisClients() {}
+
+  /** {@code redis://[user:password@]host:port[/db]}, or {@code rediss://} for TLS. */
+  public static UnifiedJedis standalone(URI url, Duration timeout, int poolSize) {
+    if (!JedisURIHelper.isValid(url)) {
+      throw new IllegalArgumentException("redis url must be redis://host:port or rediss://host:port,"
+          + " was " + redacted(url));
+    }
+    JedisClientConfig config = config(timeout)
+        .user(JedisURIHelper.getUser(url))
+        .password(JedisURIHelper.getPassword(url))
+        .database(JedisURIHelper.getDBIndex(url))
+        .ssl(JedisURIHelper.isRedisSSLScheme(url))
+        .build();
+    return RedisClient.builder()
+        .hostAndPort(new HostAndPort(url.getHost(), url.getPort()))
+        .clientConfig(config)
+        .poolConfig(pool(poolSize))
+        .build();
+  }
+
+  /** A Redis Cluster reached through any of {@code seeds}; the client learns the rest. */
+  public static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
+      String user, String password, boolean ssl) {
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("redis cluster needs at least one node");
+    }
+    Set<HostAndPort> nodes = new LinkedHashSet<>(seeds);
+    return RedisClusterClient.builder()
+        .nodes(nodes)
+        .clientConfig(config(timeout).user(user).password(password).ssl(ssl).build())
+        .poolConfig(pool(poolSize))
+        .maxAttempts(CLUSTER_MAX_ATTEMPTS)
+        .maxTotalRetriesDuration(timeout.multipliedBy(CLUSTER_MAX_ATTEMPTS))
+        .build();
+  }
+
+  private static DefaultJedisClientConfig.Builder config(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero() || timeout.toMillis() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("redis timeout must be > 0, was " + timeout);
+    }
+    int millis = (int) Math.max(1, timeout.toMillis());
+    return DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(millis)
+        .socketTimeoutMillis(millis)
+        .clientName("tollgate");
+  }
+
+  private static GenericObjectPoolConfig<Connection> pool(int size) {
+    if (size <= 0) {
+      throw new IllegalArgumentException("redis pool size must be > 0, was " + size);
+    }
+    GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+    pool.setMaxTotal(size);
+    pool.setMaxIdle(size);
+    pool.setMinIdle(0);
+    pool.setBlockWhenExhausted(true);
+    pool.setMaxWait(Duration.ofMillis(500));
+    return pool;
+  }
+
+  /** The url without its password, for error messages. */
+  static String redacted(URI url) {
+    return url == null ? "null" : url.toString().replaceAll("//[^@/]*@", "//***@");
+  }
+}

@@ -1,0 +1,249 @@
+package io.tollgate.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every backend must do, asserted on real time. Limits use a window of a year, so that the
+ * refill during a test (a few tokens per day) never changes a count; time-dependent arithmetic is
+ * asserted exactly on a fake clock by {@link InMemoryLimiterModelTest}.
+ */
+abstract class RateLimiterContract {
+
+  static final Duration YEAR = Duration.ofDays(365);
+
+  /** A limiter on a clean backend. */
+  abstract RateLimiter limiter();
+
+  private final AtomicLong subjects = new AtomicLong();
+
+  /** A subject no other test touches. */
+  Subject freshSubject() {
+    return Subject.of("tenant", getClass().getSimpleName() + "-" + subjects.incrementAndGet()
+        + "-" + System.nanoTime());
+  }
+
+  @Test
+  void deniesWhenTokensExhaustedEvenIfRequestsRemain() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(10, YEAR), Limit.tokens(1000, YEAR));
+
+    Decision first = limiter().reserve(tenant, limits, 600);
+    Decision denied = limiter().reserve(tenant, limits, 600);
+
+    assertThat(first.outcome()).isEqualTo(Outcome.ALLOWED);
+    assertThat(first.remainingRequests()).isEqualTo(9);
+    assertThat(first.remainingTokens()).isEqualTo(400);
+    assertThat(denied.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(denied.remainingRequests()).isEqualTo(9);
+    assertThat(denied.remainingTokens()).isEqualTo(400);
+    assertThat(denied.reservation()).isEmpty();
+    assertThat(denied.degraded()).isFalse();
+  }
+
+  @Test
+  void deniesWhenRequestsExhaustedEvenIfTokensRemain() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(2, YEAR), Limit.tokens(100_000, YEAR));
+
+    limiter().reserve(tenant, limits, 10);
+    limiter().reserve(tenant, limits, 10);
+    Decision denied = limiter().reserve(tenant, limits, 10);
+
+    assertThat(denied.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(denied.remainingRequests()).isZero();
+    assertThat(denied.remainingTokens()).isEqualTo(99_980);
+  }
+
+  @Test
+  void retryAfterIsTheTimeUntilEveryLimitHasRoom() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(100, Duration.ofDays(1)),
+        Limit.tokens(8_640, Duration.ofDays(1)));
+    limiter().reserve(tenant, limits, 8_000);
+
+    Decision denied = limiter().reserve(tenant, limits, 1_000);
+
+    // 360 more tokens at 8 640 per day (one per 10 s): 3 600 s, less what refilled meanwhile
+    assertThat(denied.retryAfter().toMillis()).isCloseTo(3_600_000L, within(1_000L));
+    assertThat(denied.resetAfter().toMillis()).isCloseTo(80_000_000L, within(1_000L));
+  }
+
+  @Test
+  void aDeniedCallChargesNothing() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(5, YEAR), Limit.tokens(1000, YEAR));
+    limiter().reserve(tenant, limits, 900);
+
+    limiter().reserve(tenant, limits, 200);
+    Decision next = limiter().reserve(tenant, limits, 100);
+
+    assertThat(next.allowed()).isTrue();
+    assertThat(next.remainingRequests()).isEqualTo(3);
+    assertThat(next.remainingTokens()).isZero();
+  }
+
+  @Test
+  void aCostAboveCapacityNeverFits() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(3, YEAR), Limit.tokens(1000, YEAR));
+
+    assertThat(limiter().reserve(tenant, limits, 1001).outcome()).isEqualTo(Outcome.NEVER_FITS);
+    assertThat(limiter().reserve(tenant, limits, 4, 10).outcome()).isEqualTo(Outcome.NEVER_FITS);
+    assertThat(limiter().reserve(tenant, limits, 3, 1000).remainingTokens()).isZero();
+  }
+
+  @Test
+  void settleRefundsOnceAndOnlyOnce() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.tokens(1000, YEAR));
+    Reservation reservation = limiter().reserve(tenant, limits, 800).reservation().orElseThrow();
+
+    assertThat(limiter().settle(reservation, 300)).isTrue();
+    assertThat(limiter().settle(reservation, 300)).isFalse();
+    assertThat(limiter().release(reservation)).isFalse();
+
+    assertThat(limiter().reserve(tenant, limits, 1).remainingTokens()).isEqualTo(699);
+  }
+
+  @Test
+  void settleChargesUsageBeyondTheEstimateAsDebt() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.tokens(1000, Duration.ofDays(1)));
+    Reservation reservation = limiter().reserve(tenant, limits, 500).reservation().orElseThrow();
+
+    limiter().settle(reservation, 1100); // 100 tokens of debt
+
+    Decision denied = limiter().reserve(tenant, limits, 100);
+    assertThat(denied.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(denied.remainingTokens()).isZero();
+    // from -100 to +100 at 1000 per day: 200 × 86.4 s
+    assertThat(denied.retryAfter().toMillis()).isCloseTo(17_280_000L, within(1_000L));
+  }
+
+  @Test
+  void aRefundNeverExceedsCapacity() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(10, YEAR), Limit.tokens(1000, YEAR));
+    Reservation reservation = limiter().reserve(tenant, limits, 800).reservation().orElseThrow();
+    Reservation other = limiter().reserve(tenant, limits, 100).reservation().orElseThrow();
+    limiter().release(other);
+
+    limiter().settle(reservation, 0);
+
+    Decision next = limiter().reserve(tenant, limits, 1000);
+    assertThat(next.allowed()).isTrue();
+    assertThat(next.remainingTokens()).isZero();
+    assertThat(limiter().reserve(tenant, limits, 1).allowed()).isFalse();
+  }
+
+  @Test
+  void releaseGivesBackRequestsAndTokens() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(1, YEAR), Limit.tokens(1000, YEAR));
+    Reservation reservation = limiter().reserve(tenant, limits, 1000).reservation().orElseThrow();
+
+    assertThat(limiter().release(reservation)).isTrue();
+
+    Decision again = limiter().reserve(tenant, limits, 1000);
+    assertThat(again.allowed()).isTrue();
+    assertThat(again.remainingRequests()).isZero();
+    assertThat(again.remainingTokens()).isZero();
+  }
+
+  @Test
+  void aJointReservationReleasesEarlierSubjectsWhenALaterOneDenies() {
+    Subject tenant = freshSubject();
+    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
+    Limits providerLimits = Limits.of(Limit.tokens(1000, YEAR));
+    limiter().reserve(provider, providerLimits, 700);
+
+    JointDecision denied = limiter().reserveAll(
+        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+
+    assertThat(denied.allowed()).isFalse();
+    assertThat(denied.denial().orElseThrow().remainingTokens()).isEqualTo(300);
+    assertThat(limiter().reserve(tenant, tenantLimits, 1000).allowed()).isTrue();
+  }
+
+  @Test
+  void slidingWindowCountsUpToCapacity() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.of(Dimension.REQUESTS, 5, YEAR, Algorithm.SLIDING_WINDOW),
+        Limit.of(Dimension.TOKENS, 1000, YEAR, Algorithm.SLIDING_WINDOW));
+
+    for (int i = 0; i < 4; i++) {
+      assertThat(limiter().reserve(tenant, limits, 100).allowed()).isTrue();
+    }
+    Decision fifth = limiter().reserve(tenant, limits, 600);
+    Decision sixth = limiter().reserve(tenant, limits, 1);
+
+    assertThat(fifth.allowed()).isTrue();
+    assertThat(fifth.remainingRequests()).isZero();
+    assertThat(fifth.remainingTokens()).isZero();
+    assertThat(sixth.outcome()).isEqualTo(Outcome.DENIED);
+    Reservation last = fifth.reservation().orElseThrow();
+    limiter().settle(last, 100);
+    assertThat(limiter().reserve(tenant, limits, 0, 500).allowed()).isTrue();
+  }
+
+  @Test
+  void hostileIdsGetSafeDistinctSubjects() {
+    Limits limits = Limits.of(Limit.requests(1, YEAR));
+    String base = freshSubject().idHash();
+    List<String> ids = List.of(base + "{a}", base + "{a", base + "a}", base + "\n{a}\r\n",
+        base + "x".repeat(10_000), base + "x".repeat(10_001), base + "", base + "\u0000");
+
+    for (String id : ids) {
+      Subject subject = Subject.of("tenant", id);
+      assertThat(subject.hashTag()).matches("\\{tenant:[A-Za-z0-9_-]{20}\\}");
+      assertThat(limiter().reserve(subject, limits, 1, 0).allowed()).as(id).isTrue();
+    }
+  }
+
+  @Test
+  void admitsExactlyCapacityUnderConcurrency() throws Exception {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(500, YEAR), Limit.tokens(50_000, YEAR));
+    AtomicInteger admitted = new AtomicInteger();
+    AtomicLong tokens = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<?>> work = new java.util.ArrayList<>();
+      for (int t = 0; t < 16; t++) {
+        int cost = 40 + t * 10; // 40..190 tokens
+        work.add(pool.submit(() -> {
+          for (int i = 0; i < 60; i++) {
+            if (limiter().reserve(tenant, limits, cost).allowed()) {
+              admitted.incrementAndGet();
+              tokens.addAndGet(cost);
+            }
+          }
+        }));
+      }
+      for (Future<?> f : work) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    Decision after = limiter().reserve(tenant, limits, 0, 1); // tokens only, to read what is left
+    assertThat(admitted.get()).isLessThanOrEqualTo(500);
+    assertThat(tokens.get()).isLessThanOrEqualTo(50_000);
+    // nothing lost or double-counted: what remains is exactly what was not admitted
+    assertThat(after.remainingTokens())
+        .isEqualTo(50_000 - tokens.get() - (after.allowed() ? 1 : 0));
+    assertThat(after.remainingRequests()).isEqualTo(500 - admitted.get());
+    assertThat(admitted.get()).isGreaterThan(300); // 960 attempts of 40..190 tokens: saturated
+  }
+}
