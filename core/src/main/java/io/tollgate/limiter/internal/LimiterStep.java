@@ -50,12 +50,14 @@ public final class LimiterStep {
     boolean allowed = true;
     long wait = 0;
 
+    long[] deltas = new long[n];
     for (int i = 0; i < n; i++) {
       Limit limit = all.get(i);
       long capacity = limit.capacity();
       long window = limit.windowTicks();
       long tick = limit.tickMicros();
       long delta = limit.dimension() == Dimension.REQUESTS ? deltaRequests : deltaTokens;
+      deltas[i] = delta;
       long nowTick = Math.floorDiv(now, tick);
       long intoTick = now - nowTick * tick;
       String field = limit.stateField();
@@ -116,7 +118,7 @@ public final class LimiterStep {
       long capacity = limit.capacity();
       long window = limit.windowTicks();
       long tick = limit.tickMicros();
-      long delta = limit.dimension() == Dimension.REQUESTS ? deltaRequests : deltaTokens;
+      long delta = deltas[i];
       String field = limit.stateField();
       long remaining;
       long untilFull;
