@@ -1,0 +1,79 @@
+package io.tollgate.limiter;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.Jedis;
+
+/**
+ * One JVM of a fleet in {@link RedisFleetExactnessTest}: 16 threads hammering one subject for a
+ * while, then one line of what was admitted, in server time.
+ *
+ * <p>Arguments: redis port, subject id, requests per minute, tokens per minute, run millis, and
+ * {@code fixed} (1 request, 1 token each) or {@code random} (1..500 tokens estimated, 30-120 % of
+ * it used and settled).
+ */
+public final class FleetWorker {
+
+  static final int THREADS = 16;
+
+  public static void main(String[] args) throws Exception {
+    int port = Integer.parseInt(args[0]);
+    Subject subject = Subject.of("tenant", args[1]);
+    Limits limits = Limits.of(Limit.requests(Long.parseLong(args[2]), Duration.ofMinutes(1)),
+        Limit.tokens(Long.parseLong(args[3]), Duration.ofMinutes(1)));
+    long runMillis = Long.parseLong(args[4]);
+    boolean random = args[5].equals("random");
+    URI uri = URI.create("redis://127.0.0.1:" + port);
+
+    AtomicLong admitted = new AtomicLong();
+    AtomicLong usedTokens = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    CountDownLatch done = new CountDownLatch(THREADS);
+    try (RedisRateLimiter limiter = RedisRateLimiter.owning(
+            RedisClients.standalone(uri, Duration.ofSeconds(2), THREADS), Duration.ofMinutes(5));
+        Jedis clock = new Jedis("127.0.0.1", port)) {
+      long start = serverMicros(clock);
+      long deadline = System.nanoTime() + runMillis * 1_000_000;
+      for (int t = 0; t < THREADS; t++) {
+        long seed = ProcessHandle.current().pid() * 100 + t;
+        Thread thread = new Thread(() -> {
+          SplittableRandom rnd = new SplittableRandom(seed);
+          try {
+            while (System.nanoTime() < deadline) {
+              long estimate = random ? 1 + rnd.nextInt(500) : 1;
+              Decision decision = limiter.reserve(subject, limits, 1, estimate);
+              if (decision.allowed()) {
+                admitted.incrementAndGet();
+                long used = random ? estimate * (30 + rnd.nextInt(91)) / 100 : estimate;
+                if (random) {
+                  limiter.settle(decision.reservation().orElseThrow(), used);
+                }
+                usedTokens.addAndGet(used);
+              }
+            }
+          } catch (RuntimeException e) {
+            errors.incrementAndGet();
+            e.printStackTrace();
+          } finally {
+            done.countDown();
+          }
+        });
+        thread.start();
+      }
+      done.await();
+      long end = serverMicros(clock);
+      System.out.println("RESULT " + String.join(" ", List.of(
+          Long.toString(start), Long.toString(end), Long.toString(admitted.get()),
+          Long.toString(usedTokens.get()), Long.toString(errors.get()))));
+    }
+  }
+
+  private static long serverMicros(Jedis jedis) {
+    List<String> time = jedis.time();
+    return Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
+  }
+}

@@ -1,0 +1,174 @@
+package io.tollgate.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.testkit.redis.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Redis misbehaving under load: script cache flushed, server stopped and restarted. */
+class RedisFailureTest {
+
+  private static final Duration TIMEOUT = Duration.ofMillis(100);
+
+  private RedisServer server;
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    server = RedisServer.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (AutoCloseable closeable : closeables) {
+      closeable.close();
+    }
+    server.close();
+  }
+
+  private RedisRateLimiter redisLimiter() {
+    RedisRateLimiter limiter = RedisRateLimiter.owning(
+        RedisClients.standalone(server.uri(), TIMEOUT, 16), Duration.ofMinutes(1));
+    closeables.add(limiter);
+    return limiter;
+  }
+
+  @Test
+  void scriptFlushEvery300msUnderLoadFailsNoCall() throws Exception {
+    RedisRateLimiter limiter = redisLimiter();
+    Subject subject = Subject.of("tenant", "flush-load");
+    // a year's window: the refill during the test stays below one request
+    Limits limits = Limits.of(Limit.requests(1_000_000, Duration.ofDays(365)),
+        Limit.tokens(100_000_000, Duration.ofDays(365)));
+    AtomicBoolean running = new AtomicBoolean(true);
+    AtomicInteger flushes = new AtomicInteger();
+    AtomicLong admitted = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(9);
+    try {
+      Future<?> flusher = pool.submit(() -> {
+        while (running.get()) {
+          sleep(300);
+          server.flushScripts();
+          flushes.incrementAndGet();
+        }
+        return null;
+      });
+      List<Future<?>> callers = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        callers.add(pool.submit(() -> {
+          while (running.get()) {
+            Decision decision = limiter.reserve(subject, limits, 10);
+            if (decision.allowed()) {
+              admitted.incrementAndGet();
+            }
+          }
+          return null;
+        }));
+      }
+      sleep(3_000);
+      running.set(false);
+      flusher.get();
+      for (Future<?> caller : callers) {
+        caller.get(); // rethrows any exception a call raised
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(flushes.get()).isGreaterThanOrEqualTo(8);
+    Decision after = limiter.reserve(subject, limits, 1, 0);
+    assertThat(after.remainingRequests()).isEqualTo(1_000_000 - admitted.get() - 1);
+  }
+
+  @Test
+  void failOpenDecidesLocallyWithinTheTimeoutAndRecoversAfterRestart() throws Exception {
+    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redisLimiter())
+        .onFailure(FailurePolicy.FAIL_OPEN)
+        .localShare(0.5)
+        .build();
+    Subject subject = Subject.of("tenant", "outage");
+    Limits limits = Limits.of(Limit.requests(20, Duration.ofDays(1)));
+    assertThat(limiter.reserve(subject, limits, 1, 0).degraded()).isFalse();
+
+    server.stop();
+    long slowestNanos = 0;
+    int admittedLocally = 0;
+    for (int i = 0; i < 30; i++) {
+      long start = System.nanoTime();
+      Decision decision = limiter.reserve(subject, limits, 1, 0);
+      slowestNanos = Math.max(slowestNanos, System.nanoTime() - start);
+      assertThat(decision.degraded()).isTrue();
+      if (decision.allowed()) {
+        admittedLocally++;
+      }
+    }
+    // the local guard holds half of each limit: 10 of 20
+    assertThat(admittedLocally).isEqualTo(10);
+    assertThat(limiter.isDegraded()).isTrue();
+    // a failing call costs at most the timeout (plus scheduling slack); an open breaker none
+    assertThat(Duration.ofNanos(slowestNanos)).isLessThan(TIMEOUT.multipliedBy(5));
+
+    server.restart();
+    long restarted = System.nanoTime();
+    Decision decision;
+    do {
+      decision = limiter.reserve(subject, limits, 1, 0);
+      sleep(10);
+    } while (decision.degraded() && System.nanoTime() - restarted < TimeUnit.SECONDS.toNanos(5));
+
+    assertThat(decision.degraded()).isFalse();
+    assertThat(Duration.ofNanos(System.nanoTime() - restarted)).isLessThan(Duration.ofSeconds(1));
+    // the restarted Redis kept nothing: the subject starts full again
+    assertThat(decision.remainingRequests()).isEqualTo(19);
+  }
+
+  @Test
+  void failClosedDeniesWhileRedisIsDown() {
+    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redisLimiter())
+        .onFailure(FailurePolicy.FAIL_CLOSED)
+        .build();
+    Subject subject = Subject.of("tenant", "closed");
+    Limits limits = Limits.of(Limit.requests(20, Duration.ofDays(1)));
+
+    server.stop();
+    Decision decision = limiter.reserve(subject, limits, 1, 0);
+
+    assertThat(decision.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(decision.degraded()).isTrue();
+    assertThat(decision.retryAfter()).isPositive();
+  }
+
+  @Test
+  void aReservationTakenLocallyIsSettledLocally() {
+    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redisLimiter()).build();
+    Subject subject = Subject.of("tenant", "local-settle");
+    Limits limits = Limits.of(Limit.tokens(1000, Duration.ofDays(1)));
+    server.stop();
+
+    Reservation reservation = limiter.reserve(subject, limits, 900).reservation().orElseThrow();
+
+    assertThat(reservation.local()).isTrue();
+    assertThat(limiter.settle(reservation, 100)).isTrue();
+    assertThat(limiter.reserve(subject, limits, 900).allowed()).isTrue();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package io.tollgate.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.tollgate.testkit.redis.RedisServer;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/** What {@code lua/limiter.lua} leaves in a real Redis: keys, expiry, memory, script cache. */
+class RedisScriptTest {
+
+  private static RedisServer server;
+  private static RedisRateLimiter limiter;
+  private static Jedis jedis;
+
+  @BeforeAll
+  static void start() {
+    server = RedisServer.start();
+    limiter = RedisRateLimiter.owning(
+        RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 8), Duration.ofSeconds(30));
+    jedis = server.jedis();
+  }
+
+  @AfterAll
+  static void stop() {
+    jedis.close();
+    limiter.close();
+    server.close();
+  }
+
+  @BeforeEach
+  void clean() {
+    server.flushAll();
+  }
+
+  @Test
+  void keysCarryOnlyTheHashOfTheIdUnderOneHashTag() {
+    String apiKey = "sk-live-secret-{tenant}\nX";
+    Subject subject = Subject.of("tenant", apiKey);
+
+    Reservation reservation = limiter.reserve(subject,
+        Limits.of(Limit.requests(10, Duration.ofMinutes(1)), Limit.tokens(1000, Duration.ofMinutes(1))),
+        100).reservation().orElseThrow();
+
+    Set<String> keys = jedis.keys("*");
+    assertThat(keys).containsExactlyInAnyOrder(
+        "tg:" + subject.hashTag() + ":s",
+        "tg:" + subject.hashTag() + ":r:" + reservation.id());
+    assertThat(String.join(" ", keys)).doesNotContain("secret").doesNotContain("\n");
+    assertThat(keys).allSatisfy(key -> assertThat(
+        redis.clients.jedis.util.JedisClusterCRC16.getSlot(key))
+        .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(subject.hashTag())));
+  }
+
+  @Test
+  void anIdleSubjectExpiresWhenItWouldBeFullAnyway() {
+    Subject subject = Subject.of("tenant", "ttl");
+    Limits limits = Limits.of(Limit.requests(60, Duration.ofMinutes(1)),
+        Limit.tokens(1000, Duration.ofHours(1)));
+
+    limiter.reserve(subject, limits, 1, 250);
+
+    // 250 tokens at 1000 per hour refill in 900 s; the key lives that long plus a 1 s margin
+    long ttl = jedis.pttl(RedisRateLimiter.stateKey(subject));
+    assertThat(ttl).isCloseTo(901_000L, within(1_000L));
+  }
+
+  @Test
+  void aDualPerMinuteSubjectTakesAtMost256BytesOfRedis() {
+    Subject subject = Subject.of("tenant", "memory-" + "x".repeat(200));
+    Limits limits = Limits.of(Limit.requests(500, Duration.ofMinutes(1)),
+        Limit.tokens(200_000, Duration.ofMinutes(1)));
+    Reservation reservation = limiter.reserve(subject, limits, 1000).reservation().orElseThrow();
+    limiter.settle(reservation, 800);
+
+    Long bytes = jedis.memoryUsage(RedisRateLimiter.stateKey(subject));
+
+    assertThat(jedis.keys("*")).hasSize(1); // the settled record is gone
+    assertThat(bytes).isLessThanOrEqualTo(256L);
+  }
+
+  @Test
+  void reloadsTheScriptAfterScriptFlushWithoutFailingTheCall() {
+    Subject subject = Subject.of("tenant", "flush");
+    Limits limits = Limits.of(Limit.requests(10, Duration.ofDays(1)));
+    limiter.reserve(subject, limits, 1, 0);
+
+    server.flushScripts();
+    Decision after = limiter.reserve(subject, limits, 1, 0);
+
+    assertThat(after.allowed()).isTrue();
+    assertThat(after.remainingRequests()).isEqualTo(8);
+  }
+
+  @Test
+  void aReservationRecordExpiresWithItsTtl() {
+    Subject subject = Subject.of("tenant", "record");
+    Reservation reservation = limiter.reserve(subject, Limits.of(Limit.tokens(1000, Duration.ofDays(1))),
+        100).reservation().orElseThrow();
+
+    long ttl = jedis.pttl(RedisRateLimiter.recordKey(subject, reservation.id()));
+
+    assertThat(ttl).isCloseTo(30_000L, within(1_000L));
+  }
+}
