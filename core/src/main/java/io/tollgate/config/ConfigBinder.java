@@ -1,0 +1,126 @@
+package io.tollgate.config;
+
+import io.tollgate.limiter.Algorithm;
+import io.tollgate.limiter.FailurePolicy;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Binds a {@link ConfigNode} tree to a {@link TollgateConfig}: the one place that lists the keys
+ * of CONFIG.md. Each section reads its keys, hands them to its builder, then rejects any key it did
+ * not read. Fails on the first error.
+ */
+final class ConfigBinder {
+
+  private ConfigBinder() {}
+
+  static TollgateConfig bind(ConfigNode.Mapping root, ConfigEnvironment environment) {
+    Section tollgate = Section.root(root.entries().get(TollgateConfig.ROOT), environment);
+    TollgateConfig config = tollgate(tollgate);
+    rejectOtherRoots(root.entries(), tollgate);
+    environment.rejectUnknownOverrides();
+    return config;
+  }
+
+  /**
+   * Only {@code tollgate:} may sit at the root. A Tollgate key found there ({@code redis:} not
+   * indented) is named as such: ignoring it would silently run without Redis.
+   */
+  private static void rejectOtherRoots(Map<String, ConfigNode> roots, Section tollgate) {
+    for (String name : roots.keySet()) {
+      if (name.equals(TollgateConfig.ROOT)) {
+        continue;
+      }
+      if (tollgate.knownKeys().contains(name)) {
+        throw new ConfigException(name, "is not a root key; did you mean " + tollgate.key(name)
+            + "? Everything sits under " + TollgateConfig.ROOT + ":");
+      }
+      throw new ConfigException(name, "is not a known key" + Suggestions.closest(name, List.of(TollgateConfig.ROOT))
+          .map(s -> "; did you mean " + s + "?")
+          .orElse("; everything sits under " + TollgateConfig.ROOT + ":"));
+    }
+  }
+
+  private static TollgateConfig tollgate(Section s) {
+    TollgateConfig.Builder b = TollgateConfig.builder();
+    s.bind("mode", text -> Values.oneOf(Mode.class, text), b::mode);
+    s.bind("on-limit", text -> Values.oneOf(OnLimit.class, text), b::onLimit);
+    s.bind("max-wait", Durations::parse, b::maxWait);
+    s.bind("strict", Values::bool, b::strict);
+    b.redis(redis(s.section("redis")));
+    Section providers = s.section("providers");
+    providers.sections().forEach((name, provider) -> b.provider(provider(providers, name, provider)));
+    b.tenants(tenants(s.section("tenants")));
+    b.breaker(breaker(s.section("breaker")));
+    b.tokens(tokens(s.section("tokens")));
+    s.finish();
+    return s.build(b::build);
+  }
+
+  /** Null when the section is absent: in-memory limiting. */
+  private static RedisConfig redis(Section s) {
+    RedisConfig.Builder b = RedisConfig.builder();
+    s.bindText("url", b::url);
+    s.bindList("cluster", b::cluster);
+    s.bind("timeout", Durations::parse, b::timeout);
+    s.bind("on-failure", text -> Values.oneOf(FailurePolicy.class, text), b::onFailure);
+    s.bind("local-share", Values::decimal, b::localShare);
+    s.bind("pool-size", Values::intNumber, b::poolSize);
+    s.bind("reservation-ttl", Durations::parse, b::reservationTtl);
+    s.finish();
+    return s.isPresent() ? s.build(b::build) : null;
+  }
+
+  private static ProviderConfig provider(Section providers, String name, Section s) {
+    ProviderConfig.Builder b = providers.build(() -> ProviderConfig.builder(name));
+    s.bindText("base-url", b::baseUrl);
+    s.bind("api", text -> Values.oneOf(ProviderApi.class, text), b::api);
+    s.bindText("api-key", b::apiKey);
+    b.limits(limits(s.section("limits")));
+    s.bindList("fallbacks", b::fallbacks);
+    Map<String, String> modelMap = s.section("model-map").texts();
+    s.apply(() -> b.modelMap(modelMap));
+    s.finish();
+    return s.build(b::build);
+  }
+
+  private static LimitsConfig limits(Section s) {
+    LimitsConfig.Builder b = LimitsConfig.builder();
+    for (LimitKey key : LimitKey.values()) {
+      s.bind(key.key, Values::wholeNumber, capacity -> b.limit(key, capacity));
+    }
+    s.bind("algorithm", text -> Values.oneOf(Algorithm.class, text), b::algorithm);
+    s.finish();
+    return s.build(b::build);
+  }
+
+  /** Null when the section is absent: calls are not charged to tenants. */
+  private static TenantsConfig tenants(Section s) {
+    TenantsConfig.Builder b = TenantsConfig.builder();
+    s.bindText("header", b::header);
+    s.bindText("api-key-header", b::apiKeyHeader);
+    b.limits(limits(s.section("limits")));
+    s.section("overrides").sections().forEach((tenant, override) -> {
+      LimitsConfig limits = limits(override);
+      s.apply(() -> b.override(tenant, limits));
+    });
+    s.finish();
+    return s.isPresent() ? s.build(b::build) : null;
+  }
+
+  private static BreakerConfig breaker(Section s) {
+    BreakerConfig.Builder b = BreakerConfig.builder();
+    s.bind("failures", Values::intNumber, b::failures);
+    s.bind("window", Durations::parse, b::window);
+    s.bind("open-for", Durations::parse, b::openFor);
+    s.finish();
+    return s.build(b::build);
+  }
+
+  private static TokensConfig tokens(Section s) {
+    TokensConfig.Builder b = TokensConfig.builder();
+    s.bind("default-max-output", Values::intNumber, b::defaultMaxOutput);
+    s.finish();
+    return s.build(b::build);
+  }
+}

@@ -1,0 +1,223 @@
+package io.tollgate.config;
+
+import io.tollgate.limiter.Algorithm;
+import io.tollgate.limiter.Limit;
+import io.tollgate.limiter.Limits;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.StringJoiner;
+
+/**
+ * A {@code limits:} section: requests and tokens per second, minute, hour and day, any of them, all
+ * enforced together ({@link #toLimits()}). Absent keys are no limit.
+ *
+ * <pre>{@code
+ * LimitsConfig limits = LimitsConfig.builder().requestsPerMinute(500).tokensPerMinute(200_000).build();
+ * }</pre>
+ */
+public final class LimitsConfig {
+
+  /** How limits spread their capacity over time when {@code algorithm} is not given. */
+  public static final Algorithm DEFAULT_ALGORITHM = Algorithm.TOKEN_BUCKET;
+
+  private static final LimitsConfig NONE = new LimitsConfig(new EnumMap<>(LimitKey.class), null);
+
+  private final Map<LimitKey, Long> values;
+  /** Null when not written: an override that does not name one keeps its base's algorithm. */
+  private final Algorithm algorithm;
+  /** Null when there is no limit. Built here, so a value the limiter cannot count fails at load. */
+  private final Limits limits;
+
+  private LimitsConfig(EnumMap<LimitKey, Long> values, Algorithm algorithm) {
+    this.values = Collections.unmodifiableMap(new EnumMap<>(values));
+    this.algorithm = algorithm;
+    List<Limit> all = new ArrayList<>(values.size());
+    values.forEach((key, capacity) -> all.add(limit(key, capacity, algorithm())));
+    this.limits = all.isEmpty() ? null : Limits.of(all);
+  }
+
+  private static Limit limit(LimitKey key, long capacity, Algorithm algorithm) {
+    try {
+      return Limit.of(key.dimension, capacity, key.window, algorithm);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key.key, "is too large to count exactly, was " + capacity, e);
+    }
+  }
+
+  /** No limit at all. */
+  public static LimitsConfig none() {
+    return NONE;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** {@code requests-per-second}: calls admitted per second; empty when not limited. */
+  public OptionalLong requestsPerSecond() {
+    return get(LimitKey.REQUESTS_PER_SECOND);
+  }
+
+  /** {@code requests-per-minute}: calls admitted per minute; empty when not limited. */
+  public OptionalLong requestsPerMinute() {
+    return get(LimitKey.REQUESTS_PER_MINUTE);
+  }
+
+  /** {@code requests-per-hour}: calls admitted per hour; empty when not limited. */
+  public OptionalLong requestsPerHour() {
+    return get(LimitKey.REQUESTS_PER_HOUR);
+  }
+
+  /** {@code requests-per-day}: calls admitted per day; empty when not limited. */
+  public OptionalLong requestsPerDay() {
+    return get(LimitKey.REQUESTS_PER_DAY);
+  }
+
+  /** {@code tokens-per-second}: LLM tokens (prompt plus output) per second; empty when not limited. */
+  public OptionalLong tokensPerSecond() {
+    return get(LimitKey.TOKENS_PER_SECOND);
+  }
+
+  /** {@code tokens-per-minute}: LLM tokens (prompt plus output) per minute; empty when not limited. */
+  public OptionalLong tokensPerMinute() {
+    return get(LimitKey.TOKENS_PER_MINUTE);
+  }
+
+  /** {@code tokens-per-hour}: LLM tokens (prompt plus output) per hour; empty when not limited. */
+  public OptionalLong tokensPerHour() {
+    return get(LimitKey.TOKENS_PER_HOUR);
+  }
+
+  /** {@code tokens-per-day}: LLM tokens (prompt plus output) per day; empty when not limited. */
+  public OptionalLong tokensPerDay() {
+    return get(LimitKey.TOKENS_PER_DAY);
+  }
+
+  /**
+   * {@code algorithm}: {@code token-bucket} (continuous refill, bursts up to the capacity) or
+   * {@code sliding-window} (matches providers that count per calendar window); default
+   * {@link #DEFAULT_ALGORITHM token-bucket}.
+   */
+  public Algorithm algorithm() {
+    return algorithm == null ? DEFAULT_ALGORITHM : algorithm;
+  }
+
+  /** True when no limit is set: nothing to enforce. */
+  public boolean isEmpty() {
+    return limits == null;
+  }
+
+  /**
+   * These limits with {@code override}'s keys replacing ours one by one: a tenant override of
+   * {@code requests-per-minute} keeps the base's token limits.
+   */
+  public LimitsConfig mergedWith(LimitsConfig override) {
+    EnumMap<LimitKey, Long> merged = new EnumMap<>(LimitKey.class);
+    merged.putAll(values);
+    merged.putAll(override.values);
+    Algorithm mergedAlgorithm = override.algorithm != null ? override.algorithm : algorithm;
+    return new LimitsConfig(merged, mergedAlgorithm);
+  }
+
+  /**
+   * The limiter's view: every limit set here, all charged together.
+   *
+   * @throws IllegalStateException when {@link #isEmpty()}: there is nothing to limit
+   */
+  public Limits toLimits() {
+    if (limits == null) {
+      throw new IllegalStateException("no limit is configured; check isEmpty() first");
+    }
+    return limits;
+  }
+
+  private OptionalLong get(LimitKey key) {
+    Long value = values.get(key);
+    return value == null ? OptionalLong.empty() : OptionalLong.of(value);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LimitsConfig other
+        && values.equals(other.values)
+        && algorithm == other.algorithm;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(values, algorithm);
+  }
+
+  @Override
+  public String toString() {
+    StringJoiner text = new StringJoiner(", ", "{", "}");
+    values.forEach((key, value) -> text.add(key.key + "=" + value));
+    if (algorithm != null) {
+      text.add("algorithm=" + Values.name(algorithm));
+    }
+    return text.toString();
+  }
+
+  /** Collects limits; each setter rejects a value that is not > 0 at once. */
+  public static final class Builder {
+    private final EnumMap<LimitKey, Long> values = new EnumMap<>(LimitKey.class);
+    private Algorithm algorithm;
+
+    private Builder() {}
+
+    public Builder requestsPerSecond(long capacity) {
+      return limit(LimitKey.REQUESTS_PER_SECOND, capacity);
+    }
+
+    public Builder requestsPerMinute(long capacity) {
+      return limit(LimitKey.REQUESTS_PER_MINUTE, capacity);
+    }
+
+    public Builder requestsPerHour(long capacity) {
+      return limit(LimitKey.REQUESTS_PER_HOUR, capacity);
+    }
+
+    public Builder requestsPerDay(long capacity) {
+      return limit(LimitKey.REQUESTS_PER_DAY, capacity);
+    }
+
+    public Builder tokensPerSecond(long capacity) {
+      return limit(LimitKey.TOKENS_PER_SECOND, capacity);
+    }
+
+    public Builder tokensPerMinute(long capacity) {
+      return limit(LimitKey.TOKENS_PER_MINUTE, capacity);
+    }
+
+    public Builder tokensPerHour(long capacity) {
+      return limit(LimitKey.TOKENS_PER_HOUR, capacity);
+    }
+
+    public Builder tokensPerDay(long capacity) {
+      return limit(LimitKey.TOKENS_PER_DAY, capacity);
+    }
+
+    public Builder algorithm(Algorithm algorithm) {
+      this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+      return this;
+    }
+
+    Builder limit(LimitKey key, long capacity) {
+      if (capacity <= 0) {
+        throw new ConfigException(key.key, "must be > 0, was " + capacity);
+      }
+      values.put(key, capacity);
+      return this;
+    }
+
+    /** The limits; {@link LimitsConfig#none()} when none was set. */
+    public LimitsConfig build() {
+      return values.isEmpty() && algorithm == null ? NONE : new LimitsConfig(values, algorithm);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package io.tollgate.config;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * One LLM provider ({@code tollgate.providers.<name>}): where it is, how it speaks, its account
+ * limits, and where its calls go when it cannot take them. Calls to hosts that match no provider's
+ * {@link #baseUrl()} are not touched.
+ */
+public final class ProviderConfig {
+
+  public static final ProviderApi DEFAULT_API = ProviderApi.OPENAI;
+
+  /** Names go into metrics, spans, property keys and environment variable names: keep them plain. */
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
+  private static final Set<String> SCHEMES = Set.of("http", "https");
+
+  private final String name;
+  private final URI baseUrl;
+  private final ProviderApi api;
+  private final Secret apiKey;
+  private final LimitsConfig limits;
+  private final List<String> fallbacks;
+  private final Map<String, String> modelMap;
+
+  private ProviderConfig(Builder builder) {
+    this.name = builder.name;
+    this.baseUrl = builder.baseUrl;
+    this.api = builder.api;
+    this.apiKey = builder.apiKey;
+    this.limits = builder.limits;
+    this.fallbacks = List.copyOf(builder.fallbacks);
+    this.modelMap = Collections.unmodifiableMap(new LinkedHashMap<>(builder.modelMap));
+  }
+
+  /**
+   * A builder for the provider called {@code name}: letters, digits, {@code -} and {@code _}.
+   *
+   * @throws ConfigException naming {@code name} when it has other characters
+   */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** The provider's name, its key under {@code tollgate.providers}; used in metrics, spans and fallbacks. */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * {@code base-url}: the provider's absolute http or https URL; calls to it are this provider's,
+   * and no two providers share one. Required.
+   */
+  public URI baseUrl() {
+    return baseUrl;
+  }
+
+  /** {@code api}: {@code openai}, {@code azure-openai} or {@code anthropic}; default {@code openai}. */
+  public ProviderApi api() {
+    return api;
+  }
+
+  /**
+   * {@code api-key}: sent only when Tollgate itself routes a call to this provider (a fallback);
+   * empty when not set or set to an empty value. Never printed.
+   */
+  public Optional<Secret> apiKey() {
+    return Optional.ofNullable(apiKey);
+  }
+
+  /** {@code limits}: the provider account's limits; {@link LimitsConfig#none()} when not set. */
+  public LimitsConfig limits() {
+    return limits;
+  }
+
+  /**
+   * {@code fallbacks}: names of other providers that take a call this one cannot, tried in order of
+   * health; each is a configured provider other than this one. Empty when not set.
+   */
+  public List<String> fallbacks() {
+    return fallbacks;
+  }
+
+  /**
+   * {@code model-map}: when this provider takes another's call as a fallback, the model asked of the
+   * primary → the model to ask here. A model not in the map is asked as it is. Empty when not set.
+   */
+  public Map<String, String> modelMap() {
+    return modelMap;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ProviderConfig other
+        && name.equals(other.name)
+        && baseUrl.equals(other.baseUrl)
+        && api == other.api
+        && Objects.equals(apiKey, other.apiKey)
+        && limits.equals(other.limits)
+        && fallbacks.equals(other.fallbacks)
+        && modelMap.equals(other.modelMap);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, baseUrl, api, apiKey, limits, fallbacks, modelMap);
+  }
+
+  @Override
+  public String toString() {
+    return "{base-url=" + Urls.redacted(baseUrl)
+        + ", api=" + Values.name(api)
+        + (apiKey != null ? ", api-key=" + Secret.MASK : "")
+        + (limits.isEmpty() ? "" : ", limits=" + limits)
+        + (fallbacks.isEmpty() ? "" : ", fallbacks=" + fallbacks)
+        + (modelMap.isEmpty() ? "" : ", model-map=" + modelMap) + "}";
+  }
+
+  /** Collects one provider; each setter rejects a bad value at once, {@link #build()} requires {@code base-url}. */
+  public static final class Builder {
+    private final String name;
+    private URI baseUrl;
+    private ProviderApi api = DEFAULT_API;
+    private Secret apiKey;
+    private LimitsConfig limits = LimitsConfig.none();
+    private final List<String> fallbacks = new ArrayList<>();
+    private final Map<String, String> modelMap = new LinkedHashMap<>();
+
+    private Builder(String name) {
+      if (name == null || !NAME.matcher(name).matches()) {
+        throw new ConfigException(ConfigException.shown(name),
+            "is not a usable provider name: use letters, digits, '-' and '_'");
+      }
+      this.name = name;
+    }
+
+    public Builder baseUrl(String baseUrl) {
+      this.baseUrl = Urls.parse("base-url", baseUrl, SCHEMES, "an absolute http or https URL");
+      return this;
+    }
+
+    public Builder baseUrl(URI baseUrl) {
+      return baseUrl(baseUrl.toString());
+    }
+
+    public Builder api(ProviderApi api) {
+      this.api = Objects.requireNonNull(api, "api");
+      return this;
+    }
+
+    /** The key as text; an empty one means none, so that {@code ${KEY:}} makes the key optional. */
+    public Builder apiKey(String apiKey) {
+      this.apiKey = apiKey == null || apiKey.isEmpty() ? null : Secret.of(apiKey);
+      return this;
+    }
+
+    public Builder limits(LimitsConfig limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** Other providers' names, in order; each at most once and none this provider's own. */
+    public Builder fallbacks(List<String> fallbacks) {
+      Set<String> seen = new HashSet<>();
+      for (int i = 0; i < fallbacks.size(); i++) {
+        String fallback = fallbacks.get(i);
+        String key = "fallbacks[" + i + "]";
+        if (fallback == null || fallback.isBlank()) {
+          throw new ConfigException(key, "must name a provider, was " + ConfigException.shown(fallback));
+        }
+        if (fallback.equals(name)) {
+          throw new ConfigException(key, "must not be the provider itself, was " + fallback);
+        }
+        if (!seen.add(fallback)) {
+          throw new ConfigException(key, "repeats an earlier fallback, was " + fallback);
+        }
+      }
+      this.fallbacks.clear();
+      this.fallbacks.addAll(fallbacks);
+      return this;
+    }
+
+    /** Primary's model → this provider's model; neither may be empty. */
+    public Builder modelMap(Map<String, String> modelMap) {
+      modelMap.forEach((from, to) -> {
+        if (from == null || from.isBlank()) {
+          throw new ConfigException("model-map", "has an entry without a model name");
+        }
+        if (to == null || to.isBlank()) {
+          throw new ConfigException("model-map." + from, "must name a model, was " + ConfigException.shown(to));
+        }
+      });
+      this.modelMap.clear();
+      this.modelMap.putAll(modelMap);
+      return this;
+    }
+
+    public ProviderConfig build() {
+      if (baseUrl == null) {
+        throw new ConfigException("base-url", "is required");
+      }
+      return new ProviderConfig(this);
+    }
+  }
+}

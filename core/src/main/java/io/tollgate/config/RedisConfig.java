@@ -1,0 +1,232 @@
+package io.tollgate.config;
+
+import io.tollgate.limiter.FailurePolicy;
+import io.tollgate.limiter.InMemoryRateLimiter;
+import io.tollgate.limiter.RedisClients;
+import io.tollgate.limiter.ResilientRateLimiter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The {@code tollgate.redis} section: where the shared limiter lives and what to do when it cannot
+ * be reached. Either a standalone {@link #url()} or {@link #cluster()} seed nodes, never both.
+ * Without this section Tollgate limits in memory, per JVM.
+ */
+public final class RedisConfig {
+
+  public static final Duration DEFAULT_TIMEOUT = RedisClients.DEFAULT_TIMEOUT;
+  public static final FailurePolicy DEFAULT_ON_FAILURE = FailurePolicy.FAIL_OPEN;
+  public static final double DEFAULT_LOCAL_SHARE = ResilientRateLimiter.DEFAULT_LOCAL_SHARE;
+  public static final int DEFAULT_POOL_SIZE = RedisClients.DEFAULT_POOL_SIZE;
+  public static final Duration DEFAULT_RESERVATION_TTL = InMemoryRateLimiter.DEFAULT_RESERVATION_TTL;
+
+  private static final Set<String> SCHEMES = Set.of("redis", "rediss");
+  private static final String EXPECTED_URL =
+      "a redis:// or rediss:// URL with host and port, such as redis://127.0.0.1:6379";
+
+  private final URI url;
+  private final List<RedisNode> cluster;
+  private final Duration timeout;
+  private final FailurePolicy onFailure;
+  private final double localShare;
+  private final int poolSize;
+  private final Duration reservationTtl;
+
+  private RedisConfig(Builder builder) {
+    this.url = builder.url;
+    this.cluster = List.copyOf(builder.cluster);
+    this.timeout = builder.timeout;
+    this.onFailure = builder.onFailure;
+    this.localShare = builder.localShare;
+    this.poolSize = builder.poolSize;
+    this.reservationTtl = builder.reservationTtl;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * {@code url}: a standalone Redis, {@code redis://[user:password@]host:port[/db]} or
+   * {@code rediss://} for TLS; empty when {@link #cluster()} is used.
+   */
+  public Optional<URI> url() {
+    return Optional.ofNullable(url);
+  }
+
+  /** {@code cluster}: seed nodes of a Redis Cluster ({@code host:port}); empty when {@link #url()} is used. */
+  public List<RedisNode> cluster() {
+    return cluster;
+  }
+
+  /** True when this is a Redis Cluster rather than one server. */
+  public boolean isCluster() {
+    return !cluster.isEmpty();
+  }
+
+  /** {@code timeout}: the most one Redis call may take before it counts as a failure; default 100ms. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /**
+   * {@code on-failure}: {@code fail-open} (admit through a local limiter holding
+   * {@link #localShare()} of each limit) or {@code fail-closed} (deny) while Redis cannot answer;
+   * default {@code fail-open}.
+   */
+  public FailurePolicy onFailure() {
+    return onFailure;
+  }
+
+  /**
+   * {@code local-share}: the fraction of each limit, in (0, 1], one JVM may spend on its own while
+   * Redis is unreachable; default 1.0.
+   */
+  public double localShare() {
+    return localShare;
+  }
+
+  /** {@code pool-size}: connections per JVM to Redis (or per cluster node); default 32. */
+  public int poolSize() {
+    return poolSize;
+  }
+
+  /**
+   * {@code reservation-ttl}: how long a reservation waits for its settle (the response's usage)
+   * before it expires and its estimate stays charged; default 10m.
+   */
+  public Duration reservationTtl() {
+    return reservationTtl;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RedisConfig other
+        && Objects.equals(url, other.url)
+        && cluster.equals(other.cluster)
+        && timeout.equals(other.timeout)
+        && onFailure == other.onFailure
+        && Double.compare(localShare, other.localShare) == 0
+        && poolSize == other.poolSize
+        && reservationTtl.equals(other.reservationTtl);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(url, cluster, timeout, onFailure, localShare, poolSize, reservationTtl);
+  }
+
+  @Override
+  public String toString() {
+    return "{" + (url != null ? "url=" + Urls.redacted(url) : "cluster=" + cluster)
+        + ", timeout=" + Durations.format(timeout)
+        + ", on-failure=" + Values.name(onFailure)
+        + ", local-share=" + localShare
+        + ", pool-size=" + poolSize
+        + ", reservation-ttl=" + Durations.format(reservationTtl) + "}";
+  }
+
+  /** Collects the section; each setter rejects a bad value at once, {@link #build()} checks url against cluster. */
+  public static final class Builder {
+    private URI url;
+    private final List<RedisNode> cluster = new ArrayList<>();
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private FailurePolicy onFailure = DEFAULT_ON_FAILURE;
+    private double localShare = DEFAULT_LOCAL_SHARE;
+    private int poolSize = DEFAULT_POOL_SIZE;
+    private Duration reservationTtl = DEFAULT_RESERVATION_TTL;
+
+    private Builder() {}
+
+    public Builder url(String url) {
+      URI parsed = Urls.parse("url", url, SCHEMES, EXPECTED_URL);
+      // Jedis takes the port from the URL and has no default for it.
+      if (parsed.getPort() < 0) {
+        throw new ConfigException("url", "must be " + EXPECTED_URL + ", was " + Urls.redacted(parsed));
+      }
+      this.url = parsed;
+      return this;
+    }
+
+    public Builder url(URI url) {
+      return url(url.toString());
+    }
+
+    /** Seed nodes as written: {@code host:port} or {@code [v6-address]:port}. */
+    public Builder cluster(List<String> nodes) {
+      List<RedisNode> parsed = new ArrayList<>(nodes.size());
+      for (int i = 0; i < nodes.size(); i++) {
+        parsed.add(node("cluster[" + i + "]", nodes.get(i)));
+      }
+      this.cluster.clear();
+      this.cluster.addAll(parsed);
+      return this;
+    }
+
+    private static RedisNode node(String key, String text) {
+      int colon = text.lastIndexOf(':');
+      String host = colon < 0 ? "" : text.substring(0, colon);
+      if (host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1);
+      }
+      String port = colon < 0 ? "" : text.substring(colon + 1);
+      if (host.isBlank() || !port.matches("\\d{1,5}")
+          || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+        throw new ConfigException(key, "must be host:port with a port in 1..65535, was "
+            + ConfigException.shown(text));
+      }
+      return new RedisNode(host, Integer.parseInt(port));
+    }
+
+    public Builder timeout(Duration timeout) {
+      Durations.requirePositive("timeout", timeout);
+      if (timeout.toMillis() > Integer.MAX_VALUE) {
+        throw new ConfigException("timeout", "is too long, was " + Durations.format(timeout));
+      }
+      this.timeout = timeout;
+      return this;
+    }
+
+    public Builder onFailure(FailurePolicy onFailure) {
+      this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+      return this;
+    }
+
+    public Builder localShare(double localShare) {
+      if (!(localShare > 0 && localShare <= 1)) {
+        throw new ConfigException("local-share", "must be in (0, 1], was " + localShare);
+      }
+      this.localShare = localShare;
+      return this;
+    }
+
+    public Builder poolSize(int poolSize) {
+      if (poolSize <= 0) {
+        throw new ConfigException("pool-size", "must be > 0, was " + poolSize);
+      }
+      this.poolSize = poolSize;
+      return this;
+    }
+
+    public Builder reservationTtl(Duration reservationTtl) {
+      Durations.requirePositive("reservation-ttl", reservationTtl);
+      this.reservationTtl = reservationTtl;
+      return this;
+    }
+
+    public RedisConfig build() {
+      if (url != null && !cluster.isEmpty()) {
+        throw new ConfigException("url", "and cluster are both set; keep one of them");
+      }
+      if (url == null && cluster.isEmpty()) {
+        throw new ConfigException("url", "or cluster is required when redis is configured");
+      }
+      return new RedisConfig(this);
+    }
+  }
+}

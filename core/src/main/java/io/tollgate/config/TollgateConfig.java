@@ -1,0 +1,259 @@
+package io.tollgate.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything under {@code tollgate:}: the one configuration every front end (agent, servlet filter,
+ * Spring Boot starter) runs from. Immutable, and valid once built: every key has been checked, and
+ * every fallback names a configured provider.
+ *
+ * <p>Read one with {@link #load(String)} or a {@link TollgateConfigLoader}; build one in code with
+ * {@link #builder()}.
+ */
+public final class TollgateConfig {
+
+  /** The key everything sits under. */
+  public static final String ROOT = "tollgate";
+
+  public static final Mode DEFAULT_MODE = Mode.ENFORCE;
+  public static final OnLimit DEFAULT_ON_LIMIT = OnLimit.REJECT;
+  public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(2);
+  public static final boolean DEFAULT_STRICT = false;
+
+  private final Mode mode;
+  private final OnLimit onLimit;
+  private final Duration maxWait;
+  private final boolean strict;
+  private final RedisConfig redis;
+  private final Map<String, ProviderConfig> providers;
+  private final TenantsConfig tenants;
+  private final BreakerConfig breaker;
+  private final TokensConfig tokens;
+
+  private TollgateConfig(Builder builder) {
+    this.mode = builder.mode;
+    this.onLimit = builder.onLimit;
+    this.maxWait = builder.maxWait;
+    this.strict = builder.strict;
+    this.redis = builder.redis;
+    this.providers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.providers));
+    this.tenants = builder.tenants;
+    this.breaker = builder.breaker;
+    this.tokens = builder.tokens;
+  }
+
+  /**
+   * Reads the configuration at {@code location} (a file path, or {@code classpath:name.yaml}),
+   * with {@code ${NAME}} and {@code TOLLGATE_...} taken from the process environment.
+   *
+   * @throws ConfigException naming the key at fault
+   */
+  public static TollgateConfig load(String location) {
+    return TollgateConfigLoader.create().load(location);
+  }
+
+  /** Every default, no provider: enforce in memory, touching no call until providers are added. */
+  public static TollgateConfig ofDefaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** {@code mode}: {@code enforce}, {@code shadow} (decide and report, never block) or {@code off}; default {@code enforce}. */
+  public Mode mode() {
+    return mode;
+  }
+
+  /**
+   * {@code on-limit}: {@code reject} (a synthetic 429 at once) or {@code wait} (up to
+   * {@link #maxWait()}, then reject); default {@code reject}.
+   */
+  public OnLimit onLimit() {
+    return onLimit;
+  }
+
+  /** {@code max-wait}: the longest a call waits for room when {@code on-limit} is {@code wait}; default 2s. */
+  public Duration maxWait() {
+    return maxWait;
+  }
+
+  /**
+   * {@code strict}: false (default) lets the agent disable Tollgate on a bad configuration and run
+   * the app untouched; true aborts start-up instead.
+   */
+  public boolean strict() {
+    return strict;
+  }
+
+  /** {@code redis}: the shared limiter; empty means an in-memory limiter, one per JVM. */
+  public Optional<RedisConfig> redis() {
+    return Optional.ofNullable(redis);
+  }
+
+  /** {@code providers}: name → provider, in the order written. Empty when none is configured. */
+  public Map<String, ProviderConfig> providers() {
+    return providers;
+  }
+
+  /** The provider called {@code name}, if configured. */
+  public Optional<ProviderConfig> provider(String name) {
+    return Optional.ofNullable(providers.get(name));
+  }
+
+  /** {@code tenants}: per-tenant limits; empty when calls are not charged to tenants. */
+  public Optional<TenantsConfig> tenants() {
+    return Optional.ofNullable(tenants);
+  }
+
+  /** {@code breaker}: the per-provider circuit breaker settings; defaults when not set. */
+  public BreakerConfig breaker() {
+    return breaker;
+  }
+
+  /** {@code tokens}: token estimation settings; defaults when not set. */
+  public TokensConfig tokens() {
+    return tokens;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TollgateConfig other
+        && mode == other.mode
+        && onLimit == other.onLimit
+        && maxWait.equals(other.maxWait)
+        && strict == other.strict
+        && Objects.equals(redis, other.redis)
+        && providers.equals(other.providers)
+        && Objects.equals(tenants, other.tenants)
+        && breaker.equals(other.breaker)
+        && tokens.equals(other.tokens);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(mode, onLimit, maxWait, strict, redis, providers, tenants, breaker, tokens);
+  }
+
+  /** Every setting, API keys and Redis passwords masked: safe to log at start-up. */
+  @Override
+  public String toString() {
+    return ROOT + "{mode=" + Values.name(mode)
+        + ", on-limit=" + Values.name(onLimit)
+        + ", max-wait=" + Durations.format(maxWait)
+        + ", strict=" + strict
+        + ", redis=" + (redis == null ? "in-memory" : redis)
+        + ", providers=" + providers
+        + (tenants == null ? "" : ", tenants=" + tenants)
+        + ", breaker=" + breaker
+        + ", tokens=" + tokens + "}";
+  }
+
+  /**
+   * Collects the configuration; setters reject a bad value at once, {@link #build()} checks what
+   * spans providers. Its messages name full keys ({@code tollgate.max-wait}).
+   */
+  public static final class Builder {
+    private Mode mode = DEFAULT_MODE;
+    private OnLimit onLimit = DEFAULT_ON_LIMIT;
+    private Duration maxWait = DEFAULT_MAX_WAIT;
+    private boolean strict = DEFAULT_STRICT;
+    private RedisConfig redis;
+    private final Map<String, ProviderConfig> providers = new LinkedHashMap<>();
+    private TenantsConfig tenants;
+    private BreakerConfig breaker = BreakerConfig.ofDefaults();
+    private TokensConfig tokens = TokensConfig.ofDefaults();
+
+    private Builder() {}
+
+    public Builder mode(Mode mode) {
+      this.mode = Objects.requireNonNull(mode, "mode");
+      return this;
+    }
+
+    public Builder onLimit(OnLimit onLimit) {
+      this.onLimit = Objects.requireNonNull(onLimit, "onLimit");
+      return this;
+    }
+
+    /** May be zero (a waiting limit then rejects at once), not negative. */
+    public Builder maxWait(Duration maxWait) {
+      if (maxWait.isNegative()) {
+        throw new ConfigException(ROOT + ".max-wait", "must be >= 0, was " + Durations.format(maxWait));
+      }
+      this.maxWait = maxWait;
+      return this;
+    }
+
+    public Builder strict(boolean strict) {
+      this.strict = strict;
+      return this;
+    }
+
+    /** The shared limiter; null for in-memory. */
+    public Builder redis(RedisConfig redis) {
+      this.redis = redis;
+      return this;
+    }
+
+    /** Adds a provider; its name must be new. */
+    public Builder provider(ProviderConfig provider) {
+      if (providers.putIfAbsent(provider.name(), provider) != null) {
+        throw new ConfigException(ROOT + ".providers." + provider.name(), "is configured twice");
+      }
+      return this;
+    }
+
+    /** Per-tenant limits; null for none. */
+    public Builder tenants(TenantsConfig tenants) {
+      this.tenants = tenants;
+      return this;
+    }
+
+    public Builder breaker(BreakerConfig breaker) {
+      this.breaker = Objects.requireNonNull(breaker, "breaker");
+      return this;
+    }
+
+    public Builder tokens(TokensConfig tokens) {
+      this.tokens = Objects.requireNonNull(tokens, "tokens");
+      return this;
+    }
+
+    /** Checks that every fallback names a configured provider and that no two providers share a base URL. */
+    public TollgateConfig build() {
+      Map<URI, String> byBaseUrl = new HashMap<>();
+      for (ProviderConfig provider : providers.values()) {
+        String key = ROOT + ".providers." + provider.name();
+        List<String> fallbacks = provider.fallbacks();
+        for (int i = 0; i < fallbacks.size(); i++) {
+          String fallback = fallbacks.get(i);
+          if (!providers.containsKey(fallback)) {
+            List<String> others = new ArrayList<>(providers.keySet());
+            others.remove(provider.name());
+            throw new ConfigException(key + ".fallbacks[" + i + "]", "must name a configured provider, was "
+                + fallback + Suggestions.closest(fallback, others).map(s -> "; did you mean " + s + "?")
+                    .orElse(others.isEmpty() ? "; no other provider is configured" : "; known: " + others));
+          }
+        }
+        // Calls are matched to providers by base URL: two with the same one cannot be told apart.
+        String earlier = byBaseUrl.putIfAbsent(provider.baseUrl(), provider.name());
+        if (earlier != null) {
+          throw new ConfigException(key + ".base-url", "is the same as " + ROOT + ".providers." + earlier
+              + ".base-url, was " + Urls.redacted(provider.baseUrl()));
+        }
+      }
+      return new TollgateConfig(this);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.tollgate.config;
+
+import java.util.Locale;
+import java.util.StringJoiner;
+import java.util.regex.Pattern;
+
+/**
+ * Parses the text of a scalar key into its type. Strict on purpose: {@code 1_000}, {@code 0x10},
+ * {@code yes} or {@code 1e3} are rejected instead of read in some way the writer did not mean. A
+ * failure is an {@link IllegalArgumentException} whose message continues a sentence that starts
+ * with the key; the caller adds the key and the value.
+ */
+final class Values {
+
+  private static final Pattern WHOLE = Pattern.compile("-?\\d+");
+  private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?");
+
+  private Values() {}
+
+  static long wholeNumber(String text) {
+    if (!WHOLE.matcher(text).matches()) {
+      throw new IllegalArgumentException("must be a whole number");
+    }
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("is too large a number");
+    }
+  }
+
+  static int intNumber(String text) {
+    long value = wholeNumber(text);
+    if (value != (int) value) {
+      throw new IllegalArgumentException("is too large a number");
+    }
+    return (int) value;
+  }
+
+  static double decimal(String text) {
+    if (!DECIMAL.matcher(text).matches()) {
+      throw new IllegalArgumentException("must be a number such as 0.5");
+    }
+    return Double.parseDouble(text);
+  }
+
+  static boolean bool(String text) {
+    return switch (text) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("must be true or false");
+    };
+  }
+
+  /** The constant of {@code type} whose {@link #name(Enum) configuration name} is {@code text}. */
+  static <E extends Enum<E>> E oneOf(Class<E> type, String text) {
+    StringJoiner names = new StringJoiner(", ");
+    boolean hasOff = false;
+    for (E constant : type.getEnumConstants()) {
+      if (name(constant).equals(text)) {
+        return constant;
+      }
+      names.add(name(constant));
+      hasOff |= name(constant).equals("off");
+    }
+    String problem = "must be one of " + names;
+    if (text.equals("false") && hasOff) {
+      // YAML 1.1 (Spring's parser among others) reads an unquoted off as the boolean false.
+      problem += " (an unquoted off can reach us as false: write it 'off')";
+    }
+    throw new IllegalArgumentException(problem);
+  }
+
+  /** How the configuration writes an enum constant: {@code FAIL_OPEN} → {@code fail-open}. */
+  static String name(Enum<?> constant) {
+    return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+}

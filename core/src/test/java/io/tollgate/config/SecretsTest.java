@@ -1,0 +1,54 @@
+package io.tollgate.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import org.junit.jupiter.api.Test;
+
+/** API keys and Redis passwords stay out of toString and messages. */
+class SecretsTest {
+
+  @Test
+  void aSecretPrintsAsAMask() {
+    Secret secret = Secret.of("sk-live-123");
+
+    assertThat(secret).hasToString("***");
+    assertThat(secret.reveal()).isEqualTo("sk-live-123");
+    assertThat(secret).isEqualTo(Secret.of("sk-live-123")).isNotEqualTo(Secret.of("sk-live-124"));
+  }
+
+  @Test
+  void aProviderPrintsItsKeyAsAMask() {
+    ProviderConfig provider = ProviderConfig.builder("openai")
+        .baseUrl("https://api.openai.com")
+        .apiKey("sk-live-123")
+        .build();
+
+    assertThat(provider).hasToString("{base-url=https://api.openai.com, api=openai, api-key=***}");
+    assertThat(provider.apiKey().orElseThrow()).hasToString("***");
+  }
+
+  @Test
+  void aRedisPasswordIsMaskedWhenPrinted() {
+    RedisConfig redis = RedisConfig.builder().url("rediss://app:hunter2@cache:6380/1").build();
+
+    assertThat(redis.url()).contains(URI.create("rediss://app:hunter2@cache:6380/1"));
+    assertThat(redis.toString()).startsWith("{url=rediss://***@cache:6380/1,").doesNotContain("hunter2");
+  }
+
+  @Test
+  void noMessageRepeatsAnApiKey() {
+    String yaml = """
+        tollgate:
+          providers:
+            openai:
+              base-url: https://api.openai.com
+              api-key: sk-live-123
+              api-kee: sk-live-456
+        """;
+
+    assertThatThrownBy(() -> Loaders.yaml(yaml))
+        .hasMessage("tollgate.providers.openai.api-kee is not a known key; did you mean api-key?");
+  }
+}
