@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -25,12 +26,14 @@ public final class RedisRateLimiter implements RateLimiter {
   private static final LuaScript SCRIPT = LuaScript.load("limiter");
   private static final String KEY_PREFIX = "tg:";
 
-  private final UnifiedJedis redis;
+  private final Supplier<UnifiedJedis> connector;
   private final Duration reservationTtl;
   private final boolean ownsClient;
+  private volatile UnifiedJedis redis;
 
-  private RedisRateLimiter(UnifiedJedis redis, Duration reservationTtl, boolean ownsClient) {
-    this.redis = Objects.requireNonNull(redis, "redis");
+  private RedisRateLimiter(Supplier<UnifiedJedis> connector, Duration reservationTtl,
+      boolean ownsClient) {
+    this.connector = Objects.requireNonNull(connector, "connector");
     if (reservationTtl.toMillis() <= 0) {
       throw new IllegalArgumentException("reservation TTL must be >= 1ms, was " + reservationTtl);
     }
@@ -40,12 +43,36 @@ public final class RedisRateLimiter implements RateLimiter {
 
   /** Uses {@code redis} (a {@code RedisClient} or {@code RedisClusterClient}); the caller closes it. */
   public static RedisRateLimiter using(UnifiedJedis redis) {
-    return new RedisRateLimiter(redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL, false);
+    Objects.requireNonNull(redis, "redis");
+    return new RedisRateLimiter(() -> redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL, false);
   }
 
   /** As {@link #using}, and closing this limiter closes the client. */
   public static RedisRateLimiter owning(UnifiedJedis redis, Duration reservationTtl) {
-    return new RedisRateLimiter(redis, reservationTtl, true);
+    Objects.requireNonNull(redis, "redis");
+    return new RedisRateLimiter(() -> redis, reservationTtl, true);
+  }
+
+  /**
+   * Creates its client on first use, and again on the next call while that fails: a Cluster
+   * client cannot even be built while no node answers, and an app must start all the same.
+   */
+  public static RedisRateLimiter connecting(Supplier<UnifiedJedis> connector, Duration reservationTtl) {
+    return new RedisRateLimiter(connector, reservationTtl, true);
+  }
+
+  private UnifiedJedis redis() {
+    UnifiedJedis client = redis;
+    if (client == null) {
+      synchronized (this) {
+        client = redis;
+        if (client == null) {
+          client = Objects.requireNonNull(connector.get(), "connector gave no client");
+          redis = client;
+        }
+      }
+    }
+    return client;
   }
 
   /** The key of a subject's state; every key of a subject shares its hash tag, so one slot. */
@@ -109,10 +136,10 @@ public final class RedisRateLimiter implements RateLimiter {
 
   private Object eval(List<String> keys, List<String> args) {
     try {
-      return redis.evalsha(SCRIPT.sha1(), keys, args);
+      return redis().evalsha(SCRIPT.sha1(), keys, args);
     } catch (JedisNoScriptException e) {
       // Routed by the same key, EVAL reaches the node that said NOSCRIPT and caches the script.
-      return redis.eval(SCRIPT.source(), keys, args);
+      return redis().eval(SCRIPT.source(), keys, args);
     }
   }
 
@@ -127,8 +154,8 @@ public final class RedisRateLimiter implements RateLimiter {
   }
 
   @Override
-  public void close() {
-    if (ownsClient) {
+  public synchronized void close() {
+    if (ownsClient && redis != null) {
       redis.close();
     }
   }
