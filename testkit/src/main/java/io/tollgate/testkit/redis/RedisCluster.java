@@ -1,6 +1,7 @@
 package io.tollgate.testkit.redis;
 
 import io.tollgate.testkit.redis.internal.Await;
+import io.tollgate.testkit.redis.internal.ClusterAgreement;
 import io.tollgate.testkit.redis.internal.ClusterFormation;
 import io.tollgate.testkit.redis.internal.ClusterNodeLine;
 import io.tollgate.testkit.redis.internal.ClusterNodeLine.SlotRange;
@@ -13,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -179,7 +179,8 @@ public final class RedisCluster implements AutoCloseable {
     return Await.until(
         "a replica of " + killedMaster + " to take over its slots " + describe(slots),
         failoverTimeout,
-        () -> agreedOwner(slots).filter(owner -> !owner.id().equals(killedId))
+        () -> ClusterAgreement.agreedOwner(nodes, slots)
+            .filter(owner -> !owner.id().equals(killedId))
             .map(ClusterNodeLine::address),
         () -> ClusterProbe.describe(nodes));
   }
@@ -196,7 +197,7 @@ public final class RedisCluster implements AutoCloseable {
     Await.untilTrue(
         address + " to rejoin with cluster_state:ok on every running node",
         failoverTimeout,
-        this::everyRunningNodeIsHealthy,
+        () -> ClusterAgreement.isSettled(nodes),
         () -> ClusterProbe.describe(nodes));
   }
 
@@ -226,58 +227,6 @@ public final class RedisCluster implements AutoCloseable {
   @Override
   public String toString() {
     return "RedisCluster" + nodes();
-  }
-
-  private Optional<ClusterNodeLine> agreedOwner(List<SlotRange> slots) {
-    ClusterNodeLine agreed = null;
-    for (RedisServer node : nodes) {
-      if (!node.isRunning()) {
-        continue;
-      }
-      if (!ClusterProbe.isStateOk(node)) {
-        return Optional.empty();
-      }
-      Optional<ClusterNodeLine> owner = ClusterProbe.view(node).stream()
-          .filter(line -> line.isMaster() && !line.isFailing())
-          .filter(line -> slots.stream().allMatch(range -> ownsRange(line, range)))
-          .findFirst();
-      if (owner.isEmpty() || (agreed != null && !agreed.id().equals(owner.get().id()))) {
-        return Optional.empty();
-      }
-      agreed = owner.get();
-    }
-    return Optional.ofNullable(agreed);
-  }
-
-  /**
-   * Every running node reports ok and sees every running node connected and in a settled role: a
-   * replica, or a master with slots. A rejoining former master shows up as a master without slots
-   * until it has learned it lost them; until then clients and {@link #replicas()} would disagree.
-   */
-  private boolean everyRunningNodeIsHealthy() {
-    Set<HostAndPort> running = seeds();
-    for (HostAndPort address : running) {
-      RedisServer node = node(address);
-      if (!ClusterProbe.isStateOk(node)) {
-        return false;
-      }
-      for (ClusterNodeLine line : ClusterProbe.view(node)) {
-        boolean settled = line.connected() && !line.isFailing()
-            && (line.isReplica() || line.slotCount() > 0);
-        if (running.contains(line.address()) && !settled) {
-          return false;
-        }
-        if (line.flags().contains("myself") && line.isReplica()
-            && !ClusterProbe.isReplicationLinkUp(node)) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  private static boolean ownsRange(ClusterNodeLine line, SlotRange range) {
-    return line.owns(range.first()) && line.owns(range.last());
   }
 
   private List<ClusterNodeLine> currentView() {
@@ -335,7 +284,7 @@ public final class RedisCluster implements AutoCloseable {
       return this;
     }
 
-    /** How long starting and forming the cluster may take; default 30 s. */
+    /** How long forming the cluster may take once its nodes run; default 30 s. */
     public Builder formationTimeout(Duration formationTimeout) {
       this.formationTimeout = positive("formationTimeout", formationTimeout);
       return this;
@@ -353,7 +302,6 @@ public final class RedisCluster implements AutoCloseable {
       RedisServer.Builder node = RedisServer.builder()
           .binary(chosen)
           .ports(FreePorts::forClusterNode)
-          .startupTimeout(formationTimeout)
           .config("cluster-enabled", "yes")
           .config("cluster-config-file", "nodes.conf") // each node has its own directory
           .config("cluster-node-timeout", String.valueOf(nodeTimeout.toMillis()))

@@ -119,6 +119,11 @@ public final class RedisServer implements AutoCloseable {
     return binary;
   }
 
+  /** The server's private working directory: its log, and a Cluster node's {@code nodes.conf}. */
+  public Path directory() {
+    return directory;
+  }
+
   /** The PID of the current {@code redis-server} process, or of the last one if none runs now. */
   public long pid() {
     return process.pid();
@@ -250,16 +255,17 @@ public final class RedisServer implements AutoCloseable {
             + lastTaken.getMessage());
   }
 
-  /** Launches the process and waits until it answers PING. Caller holds the lock or is the factory. */
+  /** Launches the process and waits for PING. The caller holds the lock or is the factory. */
   private void boot() {
     Path log = logFile();
     try {
+      Files.createDirectories(directory); // gone if a stuck process made us pull the lifeline
       Files.deleteIfExists(log); // a tail of the previous run would only mislead
       Files.deleteIfExists(directory.resolve(DB_FILE)); // "every start begins empty", guaranteed
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    WatchedProcess started = WatchedProcess.launch(command(), log);
+    WatchedProcess started = WatchedProcess.launch(command(), log, directory);
     process = started;
     boolean ready;
     try {
@@ -277,7 +283,9 @@ public final class RedisServer implements AutoCloseable {
       String tail = started.logTail();
       String failure = "redis-server (" + binary + ") exited during startup on port " + port
           + "; its log (" + log + "):\n" + tail;
-      throw tail.contains(PORT_IN_USE) ? new PortTaken(failure) : new RedisFixtureException(failure);
+      throw tail.contains(PORT_IN_USE)
+          ? new PortTaken(failure)
+          : new RedisFixtureException(failure);
     }
   }
 
@@ -361,7 +369,7 @@ public final class RedisServer implements AutoCloseable {
       return this;
     }
 
-    /** Where ports come from: the Cluster needs ports whose bus port is free too; tests force one. */
+    /** Where ports come from: Cluster nodes need a free bus port too; tests force a taken one. */
     Builder ports(IntSupplier ports) {
       this.ports = Objects.requireNonNull(ports, "ports");
       return this;

@@ -11,6 +11,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every redis-server dies with the JVM that started it, however that JVM ends. The JVM under test
- * is a child process, so it can be SIGKILLed without taking the test down with it.
+ * Every redis-server dies with the JVM that started it, however that JVM ends, and its directory
+ * goes with it. The JVM under test is a child process, so it can be SIGKILLed without taking the
+ * test down with it.
  */
 class NoOrphanProcessTest {
 
@@ -42,6 +44,7 @@ class NoOrphanProcessTest {
   void standaloneServerDiesWhenItsJvmIsKilledWithSigkill() throws Exception {
     Ready ready = startChild("standalone", "hang");
     assertThat(ready.pids()).hasSize(1).allMatch(NoOrphanProcessTest::isAlive);
+    assertThat(ready.directories()).hasSize(1).allMatch(Files::isDirectory);
 
     child.destroyForcibly(); // SIGKILL: no shutdown hook runs
     assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -69,6 +72,7 @@ class NoOrphanProcessTest {
 
     // The shutdown hook kills synchronously: nothing may be left at the moment the JVM is gone.
     assertThat(ready.pids()).noneMatch(NoOrphanProcessTest::isAlive);
+    assertThat(ready.directories()).noneMatch(Files::exists);
     assertGone(ready);
   }
 
@@ -100,6 +104,8 @@ class NoOrphanProcessTest {
   private static void assertGone(Ready ready) {
     Await.untilTrue("redis-server processes " + ready.pids() + " to die", ORPHAN_DEADLINE,
         () -> ready.pids().stream().noneMatch(NoOrphanProcessTest::isAlive), () -> "");
+    Await.untilTrue("directories " + ready.directories() + " to be deleted", ORPHAN_DEADLINE,
+        () -> ready.directories().stream().noneMatch(Files::exists), () -> "");
     for (long pid : ready.pids()) {
       assertThat(ProcessHandle.of(pid)).as("process %d", pid).isEmpty();
     }
@@ -120,11 +126,16 @@ class NoOrphanProcessTest {
     }
   }
 
-  /** What the child reported: {@code READY ports=1,2 pids=3,4}. */
-  private record Ready(List<Long> ports, List<Long> pids) {
+  /** What the child reported: {@code READY ports=1,2 pids=3,4 directories=/tmp/a,/tmp/b}. */
+  private record Ready(List<Long> ports, List<Long> pids, List<Path> directories) {
     static Ready parse(String line) {
       String[] fields = line.split(" ");
-      return new Ready(numbers(fields[1], "ports="), numbers(fields[2], "pids="));
+      return new Ready(
+          numbers(fields[1], "ports="),
+          numbers(fields[2], "pids="),
+          Arrays.stream(fields[3].substring("directories=".length()).split(","))
+              .map(Path::of)
+              .toList());
     }
 
     private static List<Long> numbers(String field, String prefix) {

@@ -24,7 +24,9 @@ class RedisBinaryTest {
   void prefersTheFirstRedisServerOnPath() throws IOException {
     Path fake = fakeRedisServer(fakeInstall, "9.9.9");
 
-    RedisBinary binary = RedisBinary.resolve(null, emptyDirectory + File.pathSeparator + fakeInstall);
+    String path = emptyDirectory + File.pathSeparator + fakeInstall;
+
+    RedisBinary binary = RedisBinary.resolve(null, path);
 
     assertThat(binary.source()).isEqualTo(RedisBinary.Source.PATH);
     assertThat(binary.path()).isEqualTo(fake);
@@ -85,7 +87,8 @@ class RedisBinaryTest {
     String resource = EmbeddedBinaries.resourceFor(
         System.getProperty("os.name"), System.getProperty("os.arch"));
     assertThat(first.getParent().getFileName().toString())
-        .startsWith("tollgate-redis-" + System.getProperty("user.name") + resource.replace('/', '-'));
+        .startsWith("tollgate-redis-" + System.getProperty("user.name")
+            + resource.replace('/', '-'));
     assertThat(Files.isExecutable(first)).isTrue();
   }
 

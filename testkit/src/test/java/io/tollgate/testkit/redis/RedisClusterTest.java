@@ -113,7 +113,8 @@ class RedisClusterTest {
       client.set(tokens, "1200");
     }
 
-    assertThat(JedisClusterCRC16.getSlot(requests)).isEqualTo(JedisClusterCRC16.getSlot("tenant:7"));
+    assertThat(JedisClusterCRC16.getSlot(requests))
+        .isEqualTo(JedisClusterCRC16.getSlot("tenant:7"));
     assertThat(cluster.masterForKey(tokens)).isEqualTo(owner);
     try (Jedis jedis = cluster.node(owner).jedis()) {
       assertThat(jedis.mget(requests, tokens)).containsExactly("3", "1200");
@@ -175,7 +176,10 @@ class RedisClusterTest {
     Set<Long> before = descendantPids();
 
     // Masters refuse cluster_state:ok for their first 2 s, so 1.5 s can never be enough.
-    assertThatThrownBy(() -> RedisCluster.builder().formationTimeout(Duration.ofMillis(1_500)).start())
+    RedisCluster.Builder impatient =
+        RedisCluster.builder().formationTimeout(Duration.ofMillis(1_500));
+
+    assertThatThrownBy(impatient::start)
         .isInstanceOf(RedisFixtureException.class)
         .hasMessageStartingWith("Timed out after ")
         .hasMessageContaining("Cluster as each node sees it:")
@@ -194,6 +198,8 @@ class RedisClusterTest {
   }
 
   private static Set<Long> descendantPids() {
-    return ProcessHandle.current().descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
+    return ProcessHandle.current().descendants()
+        .map(ProcessHandle::pid)
+        .collect(Collectors.toSet());
   }
 }

@@ -21,18 +21,22 @@ public final class RedisInChildJvm {
   public static void main(String[] args) throws InterruptedException {
     List<Long> ports = new ArrayList<>();
     List<Long> pids = new ArrayList<>();
+    List<String> directories = new ArrayList<>();
     if (args[0].equals("cluster")) {
       RedisCluster cluster = RedisCluster.start();
       cluster.nodes().forEach(node -> {
         ports.add((long) node.getPort());
         pids.add(cluster.node(node).pid());
+        directories.add(cluster.node(node).directory().toString());
       });
     } else {
       RedisServer server = RedisServer.start();
       ports.add((long) server.port());
       pids.add(server.pid());
+      directories.add(server.directory().toString());
     }
-    System.out.println(READY + " ports=" + join(ports) + " pids=" + join(pids));
+    System.out.println(READY + " ports=" + join(ports) + " pids=" + join(pids)
+        + " directories=" + String.join(",", directories));
     System.out.flush();
     if (args[1].equals("exit")) {
       System.exit(0); // nothing closed: only the shutdown hook stands between us and orphans

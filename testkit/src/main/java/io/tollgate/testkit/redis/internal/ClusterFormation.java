@@ -32,7 +32,8 @@ public final class ClusterFormation {
   private final long deadline;
   private final Map<HostAndPort, String> ids = new LinkedHashMap<>();
 
-  private ClusterFormation(List<RedisServer> masters, List<RedisServer> replicas, Duration timeout) {
+  private ClusterFormation(
+      List<RedisServer> masters, List<RedisServer> replicas, Duration timeout) {
     this.masters = List.copyOf(masters);
     this.replicas = List.copyOf(replicas);
     this.all = new ArrayList<>(masters);
@@ -56,7 +57,7 @@ public final class ClusterFormation {
     return new ClusterFormation(masters, replicas, timeout).run();
   }
 
-  /** The first slot of master {@code index} of {@code masterCount}; evenly split, like redis-cli. */
+  /** The first slot of master {@code index} of {@code masterCount}: even split, as redis-cli. */
   public static int firstSlot(int index, int masterCount) {
     return (int) Math.round((double) index * SLOTS / masterCount);
   }

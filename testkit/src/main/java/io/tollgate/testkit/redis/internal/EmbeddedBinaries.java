@@ -15,8 +15,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 
 /**
- * The {@code redis-server} binaries shipped inside the {@code com.github.codemonstur:embedded-redis}
- * jar, extracted once per machine and user.
+ * The {@code redis-server} binaries shipped in the jar of {@code
+ * com.github.codemonstur:embedded-redis}, extracted once per machine and user.
  *
  * <p>The binary is copied to {@code ${java.io.tmpdir}/tollgate-redis-<user>-<resource>-<size>/}:
  * the name pins the exact build, so every later JVM (and every surefire fork) reuses the file
@@ -33,7 +33,9 @@ public final class EmbeddedBinaries {
   /** The embedded binary for this OS and CPU, extracted and executable. */
   public static synchronized Path extract() {
     if (extracted == null || !Files.isExecutable(extracted)) {
-      extracted = extract(resourceFor(System.getProperty("os.name"), System.getProperty("os.arch")));
+      String os = System.getProperty("os.name");
+      String arch = System.getProperty("os.arch");
+      extracted = extract(resourceFor(os, arch));
     }
     return extracted;
   }

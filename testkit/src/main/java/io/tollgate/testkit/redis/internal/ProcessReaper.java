@@ -42,7 +42,7 @@ public final class ProcessReaper {
     PROCESSES.remove(process);
   }
 
-  /** Creates a fresh private directory that is deleted at JVM exit unless {@link #delete}d first. */
+  /** Creates a fresh private directory, deleted at JVM exit unless {@link #delete}d before. */
   public static Path createDirectory(String prefix) {
     try {
       Path directory = Files.createTempDirectory(prefix);

@@ -43,11 +43,15 @@ public final class WatchedProcess {
     this.logFile = logFile;
   }
 
-  /** Starts {@code command} under the watchdog, appending its stdout and stderr to {@code logFile}. */
-  public static WatchedProcess launch(List<String> command, Path logFile) {
+  /**
+   * Starts {@code command} under the watchdog, appending its stdout and stderr to {@code logFile}.
+   * If this JVM dies without stopping it, the watchdog kills it and deletes {@code workDirectory}.
+   */
+  public static WatchedProcess launch(List<String> command, Path logFile, Path workDirectory) {
     List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", WATCHDOG_SCRIPT));
     argv.add("tollgate-redis-watchdog");
     argv.add(logFile.toString());
+    argv.add(workDirectory.toString());
     argv.addAll(command);
     Process watchdog;
     try {
@@ -93,7 +97,8 @@ public final class WatchedProcess {
   public void killForcibly(Duration timeout) {
     signalKill();
     if (!awaitExit(timeout)) {
-      // Should not happen; closing the lifeline makes the watcher try too, then take the shell down.
+      // A process that ignores SIGKILL for seconds is stuck in the kernel. Pull the lifeline (the
+      // watcher retries the kill and deletes the directory; boot() recreates it), drop the shell.
       release();
       watchdog.destroyForcibly();
       awaitExit(timeout);
