@@ -196,6 +196,16 @@ class OpenAiChatCompletionsTest extends ServerPerClassTest {
     }
 
     @Test
+    void rejectsTrailingGarbageAfterAValidJsonObject() {
+        HttpResponse<String> response = post(client, server.uri("/v1/chat/completions"),
+                chatRequest("gpt-4o", "") + " trailing");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(json(response.body()).at("/error/message").asText())
+                .startsWith("We could not parse the JSON body of your request.");
+    }
+
+    @Test
     void rejectionsDoNotConsumeScriptedFaults() {
         server.requireApiKey("sk-right").script().next(1, Fault.status(500));
 
