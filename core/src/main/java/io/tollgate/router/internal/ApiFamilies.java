@@ -1,0 +1,31 @@
+package io.tollgate.router.internal;
+
+import io.tollgate.config.ProviderApi;
+import io.tollgate.config.ProviderConfig;
+
+/** Which APIs share a body format, so a request can move between them without translation. */
+public final class ApiFamilies {
+
+  private ApiFamilies() {}
+
+  public static boolean compatible(ProviderConfig from, ProviderConfig to) {
+    return isAnthropic(from) == isAnthropic(to);
+  }
+
+  static boolean isAnthropic(ProviderConfig provider) {
+    return provider.api() == ProviderApi.ANTHROPIC;
+  }
+
+  static boolean isAzure(ProviderConfig provider) {
+    return provider.api() == ProviderApi.AZURE_OPENAI;
+  }
+
+  /** The API's name as the configuration writes it, for messages. */
+  static String name(ProviderConfig provider) {
+    return switch (provider.api()) {
+      case OPENAI -> "openai";
+      case AZURE_OPENAI -> "azure-openai";
+      case ANTHROPIC -> "anthropic";
+    };
+  }
+}
