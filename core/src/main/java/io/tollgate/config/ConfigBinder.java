@@ -113,6 +113,7 @@ final class ConfigBinder {
     s.bind("failures", Values::intNumber, b::failures);
     s.bind("window", Durations::parse, b::window);
     s.bind("open-for", Durations::parse, b::openFor);
+    s.bind("max-open-for", Durations::parse, b::maxOpenFor);
     s.finish();
     return s.build(b::build);
   }

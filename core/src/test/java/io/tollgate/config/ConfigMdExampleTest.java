@@ -102,6 +102,7 @@ class ConfigMdExampleTest {
     assertThat(config.breaker().failures()).isEqualTo(3);
     assertThat(config.breaker().window()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.breaker().openFor()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.breaker().maxOpenFor()).isEqualTo(Duration.ofMinutes(5));
     assertThat(config.tokens().defaultMaxOutput()).isEqualTo(1024);
   }
 
@@ -170,7 +171,7 @@ class ConfigMdExampleTest {
         + " model-map={gpt-4o=gpt-4o-mini}}},"
         + " tenants={header=X-Tenant-Id, limits={requests-per-minute=60, tokens-per-minute=40000,"
         + " tokens-per-day=1000000}, overrides={premium={requests-per-minute=600}}},"
-        + " breaker={failures=3, window=10s, open-for=30s}, tokens={default-max-output=1024}}");
+        + " breaker={failures=3, window=10s, open-for=30s, max-open-for=5m}, tokens={default-max-output=1024}}");
     assertThat(config.toString()).doesNotContain(Loaders.OPENAI_KEY, Loaders.BACKUP_KEY);
   }
 

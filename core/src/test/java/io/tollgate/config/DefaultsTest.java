@@ -25,6 +25,7 @@ class DefaultsTest {
     assertThat(config.breaker().failures()).isEqualTo(3);
     assertThat(config.breaker().window()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.breaker().openFor()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.breaker().maxOpenFor()).isEqualTo(Duration.ofMinutes(5));
     assertThat(config.tokens().defaultMaxOutput()).isEqualTo(1024);
     assertThat(config).isEqualTo(TollgateConfig.ofDefaults());
   }
@@ -89,6 +90,22 @@ class DefaultsTest {
   }
 
   @Test
+  void maxOpenForDefaultsToFiveMinutes() {
+    BreakerConfig breaker = Loaders.yaml("tollgate:\n  breaker:\n    open-for: 1m\n").breaker();
+
+    assertThat(breaker.maxOpenFor()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(BreakerConfig.ofDefaults().maxOpenFor()).isEqualTo(Duration.ofMinutes(5));
+  }
+
+  @Test
+  void maxOpenForDefaultsToOpenForWhenThatIsLonger() {
+    BreakerConfig breaker = Loaders.yaml("tollgate:\n  breaker:\n    open-for: 10m\n").breaker();
+
+    assertThat(breaker.openFor()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(breaker.maxOpenFor()).isEqualTo(Duration.ofMinutes(10));
+  }
+
+  @Test
   void defaultConstantsHoldTheDocumentedValues() {
     assertThat(TollgateConfig.DEFAULT_MODE).isEqualTo(Mode.ENFORCE);
     assertThat(TollgateConfig.DEFAULT_ON_LIMIT).isEqualTo(OnLimit.REJECT);
@@ -104,6 +121,7 @@ class DefaultsTest {
     assertThat(BreakerConfig.DEFAULT_FAILURES).isEqualTo(3);
     assertThat(BreakerConfig.DEFAULT_WINDOW).isEqualTo(Duration.ofSeconds(10));
     assertThat(BreakerConfig.DEFAULT_OPEN_FOR).isEqualTo(Duration.ofSeconds(30));
+    assertThat(BreakerConfig.DEFAULT_MAX_OPEN_FOR).isEqualTo(Duration.ofMinutes(5));
     assertThat(TokensConfig.DEFAULT_DEFAULT_MAX_OUTPUT).isEqualTo(1024);
   }
 }

@@ -34,7 +34,7 @@ class UnknownKeysTest {
   void aKeyLikeNoOtherListsTheKnownOnes() {
     assertThatThrownBy(() -> Loaders.yaml("tollgate:\n  breaker:\n    half-open-calls: 1\n"))
         .hasMessage("tollgate.breaker.half-open-calls is not a known key;"
-            + " known keys here: failures, window, open-for");
+            + " known keys here: failures, window, open-for, max-open-for");
   }
 
   @Test

@@ -146,6 +146,12 @@ class ValidationTest {
             "tollgate.breaker.window must be at least 1ms, was 0s"),
         arguments("tollgate:\n  breaker:\n    open-for: -30s\n",
             "tollgate.breaker.open-for must be at least 1ms, was -30s"),
+        arguments("tollgate:\n  breaker:\n    max-open-for: 0s\n",
+            "tollgate.breaker.max-open-for must be at least 1ms, was 0s"),
+        arguments("tollgate:\n  breaker:\n    max-open-for: 10s\n",
+            "tollgate.breaker.max-open-for must be >= open-for (30s), was 10s"),
+        arguments("tollgate:\n  breaker:\n    open-for: 2m\n    max-open-for: 90s\n",
+            "tollgate.breaker.max-open-for must be >= open-for (2m), was 90s"),
         arguments("tollgate:\n  tokens:\n    default-max-output: 0\n",
             "tollgate.tokens.default-max-output must be > 0, was 0"));
   }
