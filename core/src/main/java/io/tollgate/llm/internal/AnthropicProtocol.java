@@ -1,6 +1,5 @@
 package io.tollgate.llm.internal;
 
-import io.tollgate.limiter.Dimension;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.Quota;
@@ -37,13 +36,9 @@ public final class AnthropicProtocol extends BaseProtocol {
     quotaHeaders(headers, "tokens", notice.tokens(), now);
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String figures = SyntheticBodies.figures(notice);
-    String rate = notice.limitedBy() == Dimension.TOKENS ? "token" : "request";
-    String message = "This request would exceed the " + rate + " rate limit"
-        + SyntheticBodies.forModel(notice) + " of "
-        + notice.limiting().flatMap(q -> q.limit().isPresent()
-            ? Optional.of(q.limit().getAsLong() + " ") : Optional.<String>empty()).orElse("")
+    String message = "This request would exceed the rate limit" + SyntheticBodies.forModel(notice) + " on "
         + SyntheticBodies.per(notice.limitedBy(), notice.window())
-        + (figures.isEmpty() ? "" : " (" + figures + ")") + "."
+        + (figures.isEmpty() ? "" : ": " + figures) + "."
         + (notice.neverFits()
             ? " Reduce the prompt length or the maximum tokens requested."
             : " Please try again in " + SyntheticBodies.seconds(seconds) + ".")

@@ -30,9 +30,9 @@ public final class AzureOpenAiProtocol extends BaseProtocol {
     OpenAiProtocol.rateLimitHeaders(headers, notice, d -> Long.toString(Durations.ceilSeconds(d)));
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String figures = SyntheticBodies.figures(notice);
-    String message = "Requests" + SyntheticBodies.forModel(notice) + " have exceeded the "
-        + SyntheticBodies.per(notice.limitedBy(), notice.window()) + " rate limit"
-        + (figures.isEmpty() ? "" : " (" + figures + ")") + "."
+    String message = "Requests" + SyntheticBodies.forModel(notice) + " have exceeded the rate limit on "
+        + SyntheticBodies.per(notice.limitedBy(), notice.window())
+        + (figures.isEmpty() ? "" : ": " + figures) + "."
         + (notice.neverFits()
             ? " The request is larger than the limit and must be reduced."
             : " Please retry after " + SyntheticBodies.seconds(seconds) + ".")
