@@ -1,0 +1,200 @@
+package io.tollgate.llm;
+
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.LimitState;
+import io.tollgate.limiter.Outcome;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Why Tollgate refused a call: what a synthetic 429 says. Built with {@link #builder(Dimension)}
+ * or from the limiter's {@link Decision} with {@link #from(Decision, long, String)}.
+ */
+public final class RateLimitNotice {
+
+  private final Dimension limitedBy;
+  private final Duration retryAfter;
+  private final boolean neverFits;
+  private final Optional<Quota> requests;
+  private final Optional<Quota> tokens;
+  private final Optional<Duration> window;
+  private final Optional<String> model;
+  private final OptionalLong requestedTokens;
+
+  private RateLimitNotice(Builder b) {
+    this.limitedBy = b.limitedBy;
+    this.retryAfter = b.retryAfter;
+    this.neverFits = b.neverFits;
+    this.requests = Optional.ofNullable(b.requests);
+    this.tokens = Optional.ofNullable(b.tokens);
+    this.window = Optional.ofNullable(b.window);
+    this.model = Optional.ofNullable(b.model);
+    this.requestedTokens = b.requestedTokens < 0 ? OptionalLong.empty() : OptionalLong.of(b.requestedTokens);
+  }
+
+  /** A notice of a refusal on {@code limitedBy}; fill in what is known. */
+  public static Builder builder(Dimension limitedBy) {
+    return new Builder(limitedBy);
+  }
+
+  /**
+   * The notice for a denied (or never-fitting) decision of the limiter. The refusing dimension is
+   * requests when no request is left, else tokens; each dimension's figures are those of its
+   * tightest limit.
+   *
+   * @param requestedTokens the tokens the call asked to reserve
+   * @param model the model asked for, or null
+   */
+  public static RateLimitNotice from(Decision decision, long requestedTokens, String model) {
+    Objects.requireNonNull(decision, "decision");
+    LimitState tightestRequests = tightest(decision, Dimension.REQUESTS);
+    LimitState tightestTokens = tightest(decision, Dimension.TOKENS);
+    Dimension limitedBy = tightestRequests != null && tightestRequests.remaining() < 1
+        ? Dimension.REQUESTS : Dimension.TOKENS;
+    if (limitedBy == Dimension.TOKENS && tightestTokens == null && tightestRequests != null) {
+      limitedBy = Dimension.REQUESTS;
+    }
+    Builder builder = builder(limitedBy)
+        .retryAfter(decision.retryAfter())
+        .neverFits(decision.outcome() == Outcome.NEVER_FITS)
+        .requestedTokens(requestedTokens)
+        .model(model);
+    if (tightestRequests != null) {
+      builder.requests(tightestRequests.limit().capacity(), tightestRequests.remaining(), tightestRequests.untilFull());
+    }
+    if (tightestTokens != null) {
+      builder.tokens(tightestTokens.limit().capacity(), tightestTokens.remaining(), tightestTokens.untilFull());
+    }
+    LimitState limiting = limitedBy == Dimension.REQUESTS ? tightestRequests : tightestTokens;
+    if (limiting != null) {
+      builder.window(limiting.limit().window());
+    }
+    return builder.build();
+  }
+
+  private static LimitState tightest(Decision decision, Dimension dimension) {
+    LimitState tightest = null;
+    for (LimitState state : decision.limits()) {
+      if (state.limit().dimension() == dimension
+          && (tightest == null || state.remaining() < tightest.remaining())) {
+        tightest = state;
+      }
+    }
+    return tightest;
+  }
+
+  /** The dimension that refused: requests or tokens. */
+  public Dimension limitedBy() {
+    return limitedBy;
+  }
+
+  /** When the same call would be admitted; zero when it never would. */
+  public Duration retryAfter() {
+    return retryAfter;
+  }
+
+  /** True when the call asks for more than the limit's capacity: waiting will not help. */
+  public boolean neverFits() {
+    return neverFits;
+  }
+
+  public Optional<Quota> requests() {
+    return requests;
+  }
+
+  public Optional<Quota> tokens() {
+    return tokens;
+  }
+
+  /** The refusing limit's window (1 minute: "per min"), when known. */
+  public Optional<Duration> window() {
+    return window;
+  }
+
+  public Optional<String> model() {
+    return model;
+  }
+
+  public OptionalLong requestedTokens() {
+    return requestedTokens;
+  }
+
+  /** The figures of the refusing dimension, when known. */
+  public Optional<Quota> limiting() {
+    return limitedBy == Dimension.REQUESTS ? requests : tokens;
+  }
+
+  /** Collects a notice; only the dimension is required. */
+  public static final class Builder {
+    private final Dimension limitedBy;
+    private Duration retryAfter = Duration.ZERO;
+    private boolean neverFits;
+    private Quota requests;
+    private Quota tokens;
+    private Duration window;
+    private String model;
+    private long requestedTokens = -1;
+
+    private Builder(Dimension limitedBy) {
+      this.limitedBy = Objects.requireNonNull(limitedBy, "limitedBy");
+    }
+
+    public Builder retryAfter(Duration retryAfter) {
+      Objects.requireNonNull(retryAfter, "retryAfter");
+      if (retryAfter.isNegative()) {
+        throw new IllegalArgumentException("retryAfter must be >= 0, was " + retryAfter);
+      }
+      this.retryAfter = retryAfter;
+      return this;
+    }
+
+    public Builder neverFits(boolean neverFits) {
+      this.neverFits = neverFits;
+      return this;
+    }
+
+    /** The tightest request limit: its capacity, what is left, and the time until it is full. */
+    public Builder requests(long limit, long remaining, Duration resetAfter) {
+      this.requests = quota("requests", limit, remaining, resetAfter);
+      return this;
+    }
+
+    /** The tightest token limit: its capacity, what is left, and the time until it is full. */
+    public Builder tokens(long limit, long remaining, Duration resetAfter) {
+      this.tokens = quota("tokens", limit, remaining, resetAfter);
+      return this;
+    }
+
+    public Builder window(Duration window) {
+      this.window = window;
+      return this;
+    }
+
+    public Builder model(String model) {
+      this.model = model == null || model.isBlank() ? null : model;
+      return this;
+    }
+
+    public Builder requestedTokens(long requestedTokens) {
+      this.requestedTokens = requestedTokens < 0 ? -1 : requestedTokens;
+      return this;
+    }
+
+    public RateLimitNotice build() {
+      return new RateLimitNotice(this);
+    }
+
+    private static Quota quota(String what, long limit, long remaining, Duration resetAfter) {
+      if (limit <= 0 || remaining < 0) {
+        throw new IllegalArgumentException(what + " limit must be > 0 and remaining >= 0, was "
+            + limit + " and " + remaining);
+      }
+      Objects.requireNonNull(resetAfter, "resetAfter");
+      return new Quota(OptionalLong.of(limit), OptionalLong.of(remaining),
+          Optional.of(resetAfter.isNegative() ? Duration.ZERO : resetAfter));
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package io.tollgate.llm;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import com.knuddels.jtokkit.api.EncodingType;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Counts tokens the way a model family's tokenizer does (jtokkit, a Java port of OpenAI's
+ * tiktoken).
+ *
+ * <ul>
+ *   <li>{@code o200k_base}: gpt-4o, gpt-4.1, gpt-4.5, gpt-5, o1, o3, o4, gpt-oss, chatgpt-4o,
+ *       codex and gpt-image families;
+ *   <li>{@code cl100k_base}: gpt-4 (turbo, 32k), gpt-3.5 (Azure's gpt-35), text-embedding-3 and
+ *       ada-002, davinci-002, babbage-002;
+ *   <li>Claude ({@code claude-*}, and anything sent to the Anthropic API): Anthropic publishes no
+ *       tokenizer, so {@code cl100k_base} stands in and totals are scaled by 1.2, rounded up
+ *       (tiktoken undercounts Claude by about 15-20% on ordinary text);
+ *   <li>any other model: {@code o200k_base}, the encoding of every current OpenAI family.
+ * </ul>
+ *
+ * <p>Special tokens ({@code <|endoftext|>}) in text are counted as ordinary text, never rejected.
+ * Loading an encoding takes a second or two, once per JVM; {@link #warmUp()} does it ahead of the
+ * first request. Thread-safe.
+ */
+public final class TokenCounter {
+
+  public static final String O200K_BASE = "o200k_base";
+  public static final String CL100K_BASE = "cl100k_base";
+
+  /** The Anthropic scale factor, 1.2, as the fraction 6/5 so the rounding is exact. */
+  private static final long APPROXIMATION_NUMERATOR = 6;
+  private static final long APPROXIMATION_DENOMINATOR = 5;
+
+  private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
+
+  private static final TokenCounter O200K = new TokenCounter(EncodingType.O200K_BASE, false);
+  private static final TokenCounter CL100K = new TokenCounter(EncodingType.CL100K_BASE, false);
+  private static final TokenCounter ANTHROPIC = new TokenCounter(EncodingType.CL100K_BASE, true);
+
+  private static final String[] O200K_FAMILIES = {
+    "gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3", "o4", "chatgpt-", "gpt-oss", "codex-",
+    "gpt-image", "gpt-realtime", "gpt-audio", "computer-use", "omni-moderation"
+  };
+  private static final String[] CL100K_FAMILIES = {
+    "gpt-4", "gpt-3.5", "gpt-35", "text-embedding-3", "text-embedding-ada-002", "davinci-002",
+    "babbage-002"
+  };
+
+  private final EncodingType type;
+  private final boolean approximate;
+  private volatile Encoding encoding;
+
+  private TokenCounter(EncodingType type, boolean approximate) {
+    this.type = type;
+    this.approximate = approximate;
+  }
+
+  /** The counter for a model name; null or unknown names get {@code o200k_base}. */
+  public static TokenCounter forModel(String model) {
+    if (model == null) {
+      return O200K;
+    }
+    String name = model.trim().toLowerCase(Locale.ROOT);
+    if (name.startsWith("ft:")) {
+      name = name.substring(3);
+    }
+    int slash = name.lastIndexOf('/');
+    if (slash >= 0) {
+      name = name.substring(slash + 1); // "openai/gpt-4o", "azure/gpt-4o"
+    }
+    if (name.contains("claude")) {
+      return ANTHROPIC;
+    }
+    if (inFamily(name, O200K_FAMILIES)) {
+      return O200K;
+    }
+    if (inFamily(name, CL100K_FAMILIES)) {
+      return CL100K;
+    }
+    return O200K;
+  }
+
+  /** The Anthropic approximation: cl100k_base counts, totals × 1.2 rounded up. */
+  public static TokenCounter anthropic() {
+    return ANTHROPIC;
+  }
+
+  /** Loads both encodings on a daemon thread, so the first request does not wait for them. */
+  public static CompletableFuture<Void> warmUp() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    Thread loader = new Thread(() -> {
+      try {
+        O200K.encoding();
+        CL100K.encoding();
+        done.complete(null);
+      } catch (RuntimeException | Error e) {
+        done.completeExceptionally(e);
+      }
+    }, "tollgate-tokenizer-warm-up");
+    loader.setDaemon(true);
+    loader.start();
+    return done;
+  }
+
+  private static boolean inFamily(String name, String[] families) {
+    for (String family : families) {
+      if (name.startsWith(family)) {
+        if (family.endsWith("-") || name.length() == family.length()) {
+          return true;
+        }
+        // "o1" must not claim "o10", nor "gpt-4" "gpt-40"
+        if (!Character.isDigit(name.charAt(family.length()))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The encoding's name: {@code o200k_base} or {@code cl100k_base}. */
+  public String encodingName() {
+    return type.getName();
+  }
+
+  /** True for the Anthropic approximation. */
+  public boolean approximate() {
+    return approximate;
+  }
+
+  /** Tokens of {@code text} in this counter's encoding (unscaled). */
+  public int count(String text) {
+    if (text == null || text.isEmpty()) {
+      return 0;
+    }
+    return encoding().countTokensOrdinary(text);
+  }
+
+  /** A raw count turned into the model's tokens: × 1.2 rounded up for the approximation, else as is. */
+  public long scale(long rawTokens) {
+    if (!approximate || rawTokens <= 0) {
+      return Math.max(0, rawTokens);
+    }
+    return (rawTokens * APPROXIMATION_NUMERATOR + APPROXIMATION_DENOMINATOR - 1) / APPROXIMATION_DENOMINATOR;
+  }
+
+  private Encoding encoding() {
+    Encoding e = encoding;
+    if (e == null) {
+      e = REGISTRY.getEncoding(type);
+      encoding = e;
+    }
+    return e;
+  }
+
+  @Override
+  public String toString() {
+    return approximate ? encodingName() + " x1.2" : encodingName();
+  }
+}

@@ -1,0 +1,97 @@
+package io.tollgate.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Published counts: jtokkit's and tiktoken's README ("hello world" is 2 tokens), and OpenAI's
+ * cookbook "How to count tokens with tiktoken" (section 5, comparing encodings).
+ */
+class TokenCounterTest {
+
+  private final TokenCounter cl100k = TokenCounter.forModel("gpt-4");
+  private final TokenCounter o200k = TokenCounter.forModel("gpt-4o");
+
+  @ParameterizedTest(name = "\"{0}\" is {1} tokens in cl100k_base and {2} in o200k_base")
+  @CsvSource(delimiter = '|', value = {
+    "hello world                  | 2 | 2",
+    "tiktoken is great!           | 6 | 6",
+    "antidisestablishmentarianism | 6 | 6",
+    "2 + 2 = 4                    | 7 | 7",
+    "お誕生日おめでとう              | 9 | 8",
+  })
+  void countsAsTiktokenDoes(String text, int inCl100k, int inO200k) {
+    assertThat(cl100k.count(text)).isEqualTo(inCl100k);
+    assertThat(o200k.count(text)).isEqualTo(inO200k);
+  }
+
+  @Test
+  void countsTheChatRolesAsOneTokenEach() {
+    // Derived by running jtokkit; the cookbook's 129 and 124 (RequestEstimateTest) depend on it.
+    for (String role : new String[] {"system", "user", "assistant"}) {
+      assertThat(cl100k.count(role)).as(role).isEqualTo(1);
+      assertThat(o200k.count(role)).as(role).isEqualTo(1);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "gpt-4o, o200k_base",
+    "gpt-4o-mini-2024-07-18, o200k_base",
+    "chatgpt-4o-latest, o200k_base",
+    "gpt-4.1-nano, o200k_base",
+    "gpt-4.5-preview, o200k_base",
+    "gpt-5, o200k_base",
+    "gpt-5.1-codex, o200k_base",
+    "o1, o200k_base",
+    "o1-mini, o200k_base",
+    "o3-mini-2025-01-31, o200k_base",
+    "o4-mini, o200k_base",
+    "gpt-oss-120b, o200k_base",
+    "ft:gpt-4o-mini-2024-07-18:acme::9abc, o200k_base",
+    "openai/gpt-4o, o200k_base",
+    "gpt-4, cl100k_base",
+    "gpt-4-0613, cl100k_base",
+    "gpt-4-turbo-2024-04-09, cl100k_base",
+    "gpt-4-32k, cl100k_base",
+    "gpt-3.5-turbo, cl100k_base",
+    "gpt-35-turbo, cl100k_base",
+    "text-embedding-3-small, cl100k_base",
+    "text-embedding-ada-002, cl100k_base",
+    "llama-3.1-70b-instruct, o200k_base",
+    "my-deployment, o200k_base",
+  })
+  void choosesTheEncodingOfTheModelsFamily(String model, String encoding) {
+    assertThat(TokenCounter.forModel(model).encodingName()).isEqualTo(encoding);
+    assertThat(TokenCounter.forModel(model).approximate()).isFalse();
+  }
+
+  @Test
+  void anUnnamedModelGetsTheDefaultEncoding() {
+    assertThat(TokenCounter.forModel(null).encodingName()).isEqualTo("o200k_base");
+  }
+
+  @Test
+  void claudeIsApproximatedWithCl100kScaledByOnePointTwoRoundedUp() {
+    TokenCounter claude = TokenCounter.forModel("claude-sonnet-4-5");
+    assertThat(claude).isSameAs(TokenCounter.anthropic());
+    assertThat(claude.encodingName()).isEqualTo("cl100k_base");
+    assertThat(claude.approximate()).isTrue();
+    assertThat(claude.count("tiktoken is great!")).isEqualTo(6);
+    assertThat(claude.scale(6)).isEqualTo(8);   // 7.2 rounded up
+    assertThat(claude.scale(105)).isEqualTo(126); // exactly 126
+    assertThat(claude.scale(0)).isZero();
+    assertThat(o200k.scale(6)).isEqualTo(6);
+  }
+
+  @Test
+  void specialTokensInTextAreOrdinaryTextNeverAnError() {
+    assertThat(cl100k.count("<|endoftext|>")).isGreaterThan(1);
+    assertThat(o200k.count("a lone surrogate \ud83d here")).isPositive();
+    assertThat(o200k.count("")).isZero();
+    assertThat(o200k.count(null)).isZero();
+  }
+}
