@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.llm.ProviderApi;
 import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.FailurePolicy;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.llm.ProviderApi;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -14,15 +14,26 @@ import java.util.Set;
 
 /**
  * HTTP header fields in the order given, looked up without regard to case; a name may repeat.
- * Immutable.
+ * Immutable. Its {@link #toString()} masks the values of credential headers, so a request can be
+ * logged without its keys.
  */
 public final class Headers {
+
+  /** Names whose values are secrets: masked when printed. Lower case. */
+  static final Set<String> SECRET_NAMES = Set.of(
+      "authorization", "proxy-authorization", "api-key", "x-api-key",
+      "ocp-apim-subscription-key", "cookie", "set-cookie");
 
   /** One header field. */
   public record Field(String name, String value) {
     public Field {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, "value");
+    }
+
+    @Override
+    public String toString() {
+      return name + ": " + (isSecret(name) ? "***" : value);
     }
   }
 
@@ -131,6 +142,10 @@ public final class Headers {
   @Override
   public String toString() {
     return fields.toString();
+  }
+
+  static boolean isSecret(String name) {
+    return SECRET_NAMES.contains(name.toLowerCase(Locale.ROOT));
   }
 
   /** Collects fields in order. */

@@ -1,5 +1,6 @@
 package io.tollgate.router;
 
+import io.tollgate.llm.Headers;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.tollgate.config;
 
+import io.tollgate.llm.ProviderApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.limiter.Algorithm;

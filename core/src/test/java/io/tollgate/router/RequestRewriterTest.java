@@ -1,5 +1,6 @@
 package io.tollgate.router;
 
+import io.tollgate.llm.Headers;
 import static io.tollgate.router.RewriteFixtures.ANTHROPIC;
 import static io.tollgate.router.RewriteFixtures.AZURE;
 import static io.tollgate.router.RewriteFixtures.AZURE_BACKUP;

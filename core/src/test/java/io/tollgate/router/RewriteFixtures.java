@@ -1,6 +1,7 @@
 package io.tollgate.router;
 
-import io.tollgate.config.ProviderApi;
+import io.tollgate.llm.Headers;
+import io.tollgate.llm.ProviderApi;
 import io.tollgate.config.ProviderConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import static io.tollgate.router.RewriteFixtures.body;
 import static io.tollgate.router.RewriteFixtures.openAiChat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.config.ProviderApi;
+import io.tollgate.llm.ProviderApi;
 import io.tollgate.config.ProviderConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.tollgate.router.internal;
 
-import io.tollgate.config.ProviderApi;
+import io.tollgate.llm.ProviderApi;
 import io.tollgate.config.ProviderConfig;
 
 /** Which APIs share a body format, so a request can move between them without translation. */

@@ -1,8 +1,8 @@
 package io.tollgate.router.internal;
 
+import io.tollgate.llm.Headers;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.Secret;
-import io.tollgate.router.Headers;
 import io.tollgate.router.RequestRewriter;
 import java.util.Locale;
 import java.util.Set;
