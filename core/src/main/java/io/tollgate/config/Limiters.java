@@ -3,40 +3,43 @@ package io.tollgate.config;
 import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.MicroClock;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.RedisClients;
 import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.ResilientRateLimiter;
 import java.util.Optional;
-import java.util.stream.Collectors;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.UnifiedJedis;
 
 /** The limiter a configuration asks for: in memory without {@code redis:}, else Redis with its policy. */
 public final class Limiters {
 
   private Limiters() {}
 
+  /** A limiter with its own Redis connection, closed with it. */
   public static RateLimiter create(Optional<RedisConfig> redis) {
     if (redis.isEmpty()) {
-      return InMemoryRateLimiter.create(MicroClock.system(), InMemoryRateLimiter.DEFAULT_RESERVATION_TTL);
+      return inMemory();
     }
-    RedisConfig config = redis.get();
-    RedisRateLimiter shared = RedisRateLimiter.connecting(() -> client(config), config.reservationTtl());
+    RedisConnection connection = RedisConnection.of(redis.get());
+    return resilient(redis.get(), RedisRateLimiter.connecting(
+        connection::client, redis.get().reservationTtl(), connection));
+  }
+
+  /** A limiter on a connection the caller owns and closes. */
+  public static RateLimiter create(Optional<RedisConfig> redis, RedisConnection connection) {
+    if (redis.isEmpty()) {
+      return inMemory();
+    }
+    return resilient(redis.get(), RedisRateLimiter.connecting(
+        connection::client, redis.get().reservationTtl(), () -> { }));
+  }
+
+  private static RateLimiter inMemory() {
+    return InMemoryRateLimiter.create(MicroClock.system(), InMemoryRateLimiter.DEFAULT_RESERVATION_TTL);
+  }
+
+  private static RateLimiter resilient(RedisConfig config, RedisRateLimiter shared) {
     return ResilientRateLimiter.builder(shared)
         .onFailure(config.onFailure())
         .localShare(config.localShare())
         .reservationTtl(config.reservationTtl())
         .build();
-  }
-
-  private static UnifiedJedis client(RedisConfig config) {
-    if (config.isCluster()) {
-      return RedisClients.cluster(
-          config.cluster().stream()
-              .map(node -> new HostAndPort(node.host(), node.port()))
-              .collect(Collectors.toList()),
-          config.timeout(), config.poolSize(), null, null, false);
-    }
-    return RedisClients.standalone(config.url().orElseThrow(), config.timeout(), config.poolSize());
   }
 }

@@ -28,37 +28,39 @@ public final class RedisRateLimiter implements RateLimiter {
 
   private final Supplier<UnifiedJedis> connector;
   private final Duration reservationTtl;
-  private final boolean ownsClient;
+  private final AutoCloseable onClose;
   private volatile UnifiedJedis redis;
 
   private RedisRateLimiter(Supplier<UnifiedJedis> connector, Duration reservationTtl,
-      boolean ownsClient) {
+      AutoCloseable onClose) {
     this.connector = Objects.requireNonNull(connector, "connector");
+    this.onClose = Objects.requireNonNull(onClose, "onClose");
     if (reservationTtl.toMillis() <= 0) {
       throw new IllegalArgumentException("reservation TTL must be >= 1ms, was " + reservationTtl);
     }
     this.reservationTtl = reservationTtl;
-    this.ownsClient = ownsClient;
   }
 
   /** Uses {@code redis} (a {@code RedisClient} or {@code RedisClusterClient}); the caller closes it. */
   public static RedisRateLimiter using(UnifiedJedis redis) {
     Objects.requireNonNull(redis, "redis");
-    return new RedisRateLimiter(() -> redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL, false);
+    return new RedisRateLimiter(() -> redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL, () -> { });
   }
 
   /** As {@link #using}, and closing this limiter closes the client. */
   public static RedisRateLimiter owning(UnifiedJedis redis, Duration reservationTtl) {
     Objects.requireNonNull(redis, "redis");
-    return new RedisRateLimiter(() -> redis, reservationTtl, true);
+    return new RedisRateLimiter(() -> redis, reservationTtl, redis);
   }
 
   /**
-   * Creates its client on first use, and again on the next call while that fails: a Cluster
-   * client cannot even be built while no node answers, and an app must start all the same.
+   * Asks {@code connector} for its client on first use, and again on the next call while that
+   * fails: a Cluster client cannot even be built while no node answers, and an app must start all
+   * the same. Closing this limiter runs {@code onClose}.
    */
-  public static RedisRateLimiter connecting(Supplier<UnifiedJedis> connector, Duration reservationTtl) {
-    return new RedisRateLimiter(connector, reservationTtl, true);
+  public static RedisRateLimiter connecting(Supplier<UnifiedJedis> connector,
+      Duration reservationTtl, AutoCloseable onClose) {
+    return new RedisRateLimiter(connector, reservationTtl, onClose);
   }
 
   private UnifiedJedis redis() {
@@ -154,9 +156,11 @@ public final class RedisRateLimiter implements RateLimiter {
   }
 
   @Override
-  public synchronized void close() {
-    if (ownsClient && redis != null) {
-      redis.close();
+  public void close() {
+    try {
+      onClose.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the Redis client failed", e);
     }
   }
 }

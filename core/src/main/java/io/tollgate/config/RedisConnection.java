@@ -1,0 +1,68 @@
+package io.tollgate.config;
+
+import io.tollgate.limiter.RedisClients;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * The one Redis client of a Tollgate instance, made from {@code tollgate.redis} when first needed
+ * and made again on the next use while making it fails (a Cluster client cannot be built while no
+ * node answers; the app starts all the same and the limiter degrades by its policy).
+ */
+public final class RedisConnection implements AutoCloseable {
+
+  private final RedisConfig config;
+  private UnifiedJedis client;
+  private boolean closed;
+
+  private RedisConnection(RedisConfig config) {
+    this.config = config;
+  }
+
+  public static RedisConnection of(RedisConfig config) {
+    return new RedisConnection(config);
+  }
+
+  /** The client, made now if needed; a {@link JedisException} when Redis cannot be reached. */
+  public synchronized UnifiedJedis client() {
+    if (closed) {
+      throw new IllegalStateException("the Redis connection is closed");
+    }
+    if (client == null) {
+      client = create();
+    }
+    return client;
+  }
+
+  /** The client if it can be made now, else empty: for parts that work without Redis. */
+  public Optional<UnifiedJedis> clientIfReachable() {
+    try {
+      return Optional.of(client());
+    } catch (JedisException e) {
+      return Optional.empty();
+    }
+  }
+
+  private UnifiedJedis create() {
+    if (config.isCluster()) {
+      return RedisClients.cluster(
+          config.cluster().stream()
+              .map(node -> new HostAndPort(node.host(), node.port()))
+              .collect(Collectors.toList()),
+          config.timeout(), config.poolSize(), null, null, false);
+    }
+    return RedisClients.standalone(config.url().orElseThrow(), config.timeout(), config.poolSize());
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (client != null) {
+      client.close();
+      client = null;
+    }
+  }
+}

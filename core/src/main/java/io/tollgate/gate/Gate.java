@@ -1,0 +1,308 @@
+package io.tollgate.gate;
+
+import io.tollgate.config.Limiters;
+import io.tollgate.config.RedisConnection;
+import io.tollgate.config.Mode;
+import io.tollgate.config.ProviderConfig;
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.gate.internal.Call;
+import io.tollgate.gate.internal.GateParts;
+import io.tollgate.gate.internal.ResponseView;
+import io.tollgate.gate.internal.Step;
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.llm.Headers;
+import io.tollgate.router.HealthBoard;
+import io.tollgate.router.HealthConfig;
+import io.tollgate.router.OutboundRequest;
+import io.tollgate.router.ProviderBreakers;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one entry point every front end calls. For a call to a configured provider it reserves on
+ * every applicable limit, picks the provider (the one addressed, else its healthiest fallback),
+ * has the front end send the planned request, and settles from the response body as the app reads
+ * it. Calls to any other host pass through untouched.
+ *
+ * <pre>{@code
+ * Gate gate = Gate.create(TollgateConfig.load("classpath:tollgate.yaml"));
+ * CallResult<HttpResponse<InputStream>> result = gate.call(request, transport);
+ * }</pre>
+ */
+public final class Gate implements AutoCloseable {
+
+  private final GateParts parts;
+  private final ProviderMatcher matcher;
+  private final List<AutoCloseable> owned;
+
+  private Gate(GateParts parts, List<AutoCloseable> owned) {
+    this.parts = parts;
+    this.matcher = ProviderMatcher.of(parts.config().providers().values());
+    this.owned = owned;
+  }
+
+  /** A gate as {@code config} describes it: its own limiter, breakers and Redis client. */
+  public static Gate create(TollgateConfig config) {
+    return builder(config).build();
+  }
+
+  public static Builder builder(TollgateConfig config) {
+    return new Builder(config);
+  }
+
+  /** The configuration this gate runs. */
+  public TollgateConfig config() {
+    return parts.config();
+  }
+
+  /** The provider a call to {@code url} is for, or empty when Tollgate leaves it alone. */
+  public Optional<ProviderConfig> providerFor(URI url) {
+    if (parts.config().mode() == Mode.OFF) {
+      return Optional.empty();
+    }
+    return matcher.match(url);
+  }
+
+  /** True when some provider lives on {@code host}: the cheapest first filter for the agent. */
+  public boolean watchesHost(String host) {
+    return parts.config().mode() != Mode.OFF && matcher.knowsHost(host);
+  }
+
+  /**
+   * Runs one call on the caller's thread; waits (on-limit: wait) are bounded by max-wait.
+   *
+   * @param replayable whether the body may be sent again, to a fallback; false for a body that
+   *     was streamed and not kept
+   * @throws IOException the transport's own exception when no provider answered at all
+   */
+  public <R> CallResult<R> call(OutboundRequest request, boolean replayable, Transport<R> transport)
+      throws IOException {
+    Optional<ProviderConfig> provider = providerFor(request.uri());
+    if (provider.isEmpty()) {
+      return new CallResult.Forwarded<>("", transport.send(request), UsageObserver.none(), 1);
+    }
+    Call<R> call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
+        view(transport::status, transport::headers, transport::discard));
+    Step<R> step = call.start();
+    try {
+      while (true) {
+        if (step instanceof Step.Done<R> done) {
+          return done.result();
+        } else if (step instanceof Step.Fail<R> fail) {
+          throw fail.error();
+        } else if (step instanceof Step.Wait<R> wait) {
+          sleep(wait.duration());
+          step = call.next();
+        } else if (step instanceof Step.Send<R> send) {
+          sleep(send.delay());
+          R response;
+          try {
+            response = transport.send(send.request());
+          } catch (IOException e) {
+            step = call.onError(e);
+            continue;
+          }
+          step = call.onResponse(response);
+        }
+      }
+    } catch (RuntimeException | InterruptedIOException e) {
+      call.abandon();
+      throw e;
+    }
+  }
+
+  /**
+   * As {@link #call}, for asynchronous clients: no thread is blocked while the call waits or
+   * jitters; the tenant bound now is the one charged.
+   */
+  public <R> CompletableFuture<CallResult<R>> callAsync(OutboundRequest request, boolean replayable,
+      AsyncTransport<R> transport) {
+    Optional<ProviderConfig> provider = providerFor(request.uri());
+    if (provider.isEmpty()) {
+      return transport.send(request).thenApply(
+          response -> new CallResult.Forwarded<>("", response, UsageObserver.none(), 1));
+    }
+    Call<R> call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
+        view(transport::status, transport::headers, transport::discard));
+    CompletableFuture<CallResult<R>> result = new CompletableFuture<>();
+    try {
+      drive(call, call.start(), transport, result);
+    } catch (RuntimeException e) {
+      call.abandon();
+      result.completeExceptionally(e);
+    }
+    return result;
+  }
+
+  private <R> void drive(Call<R> call, Step<R> step, AsyncTransport<R> transport,
+      CompletableFuture<CallResult<R>> result) {
+    if (step instanceof Step.Done<R> done) {
+      result.complete(done.result());
+    } else if (step instanceof Step.Fail<R> fail) {
+      result.completeExceptionally(fail.error());
+    } else if (step instanceof Step.Wait<R> wait) {
+      later(wait.duration()).execute(() -> resume(call, result, () -> call.next(), transport));
+    } else if (step instanceof Step.Send<R> send) {
+      later(send.delay()).execute(() -> {
+        CompletableFuture<R> sent;
+        try {
+          sent = transport.send(send.request());
+        } catch (RuntimeException e) {
+          call.abandon();
+          result.completeExceptionally(e);
+          return;
+        }
+        sent.whenComplete((response, error) -> resume(call, result, () -> {
+          if (error == null) {
+            return call.onResponse(response);
+          }
+          Throwable cause = error instanceof CompletionException && error.getCause() != null
+              ? error.getCause() : error;
+          if (cause instanceof IOException io) {
+            return call.onError(io);
+          }
+          throw new CompletionException(cause);
+        }, transport));
+      });
+    }
+  }
+
+  private <R> void resume(Call<R> call, CompletableFuture<CallResult<R>> result,
+      java.util.function.Supplier<Step<R>> nextStep, AsyncTransport<R> transport) {
+    try {
+      drive(call, nextStep.get(), transport, result);
+    } catch (RuntimeException e) {
+      call.abandon();
+      result.completeExceptionally(e instanceof CompletionException && e.getCause() != null
+          ? e.getCause() : e);
+    }
+  }
+
+  private static Executor later(Duration delay) {
+    if (delay.isZero() || delay.isNegative()) {
+      return Runnable::run;
+    }
+    return CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private static void sleep(Duration duration) throws InterruptedIOException {
+    if (duration.isZero() || duration.isNegative()) {
+      return;
+    }
+    try {
+      Thread.sleep(duration.toMillis(), (int) (duration.toNanos() % 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException interrupted = new InterruptedIOException("interrupted while waiting");
+      interrupted.initCause(e);
+      throw interrupted;
+    }
+  }
+
+  private static <R> ResponseView<R> view(java.util.function.ToIntFunction<R> status,
+      java.util.function.Function<R, Headers> headers, java.util.function.Consumer<R> discard) {
+    return new ResponseView<>() {
+      @Override
+      public int status(R response) {
+        return status.applyAsInt(response);
+      }
+
+      @Override
+      public Headers headers(R response) {
+        return headers.apply(response);
+      }
+
+      @Override
+      public void discard(R response) {
+        discard.accept(response);
+      }
+    };
+  }
+
+  /** The limiter this gate charges (for the actuator and tests). */
+  public RateLimiter limiter() {
+    return parts.limiter();
+  }
+
+  /** The breakers of this gate's providers. */
+  public ProviderBreakers breakers() {
+    return parts.breakers();
+  }
+
+  /** The health of this gate's providers. */
+  public HealthBoard health() {
+    return parts.health();
+  }
+
+  @Override
+  public void close() {
+    for (AutoCloseable closeable : owned) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        System.getLogger(Gate.class.getName())
+            .log(System.Logger.Level.DEBUG, "closing " + closeable + " failed", e);
+      }
+    }
+  }
+
+  /** Builds a {@link Gate}; parts not given are made from the configuration and closed with it. */
+  public static final class Builder {
+    private final TollgateConfig config;
+    private RateLimiter limiter;
+    private ProviderBreakers breakers;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(TollgateConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** Use this limiter (not closed by the gate) instead of the one the configuration names. */
+    public Builder limiter(RateLimiter limiter) {
+      this.limiter = Objects.requireNonNull(limiter, "limiter");
+      return this;
+    }
+
+    /** Use these breakers (not closed by the gate). */
+    public Builder breakers(ProviderBreakers breakers) {
+      this.breakers = Objects.requireNonNull(breakers, "breakers");
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Gate build() {
+      List<AutoCloseable> owned = new java.util.ArrayList<>();
+      Optional<RedisConnection> redis = config.redis().map(RedisConnection::of);
+      redis.ifPresent(owned::add);
+      RateLimiter usedLimiter = limiter;
+      if (usedLimiter == null) {
+        usedLimiter = redis.isPresent()
+            ? Limiters.create(config.redis(), redis.get()) : Limiters.create(Optional.empty());
+        owned.add(0, usedLimiter);
+      }
+      ProviderBreakers usedBreakers = breakers;
+      if (usedBreakers == null) {
+        usedBreakers = ProviderBreakers.create(config.breaker(),
+            redis.flatMap(RedisConnection::clientIfReachable), clock);
+        owned.add(0, usedBreakers);
+      }
+      HealthBoard health = HealthBoard.of(List.copyOf(config.providers().keySet()),
+          HealthConfig.ofDefaults(), clock);
+      return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock), owned);
+    }
+  }
+}

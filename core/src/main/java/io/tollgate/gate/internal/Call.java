@@ -1,0 +1,303 @@
+package io.tollgate.gate.internal;
+
+import io.tollgate.config.Mode;
+import io.tollgate.config.ProviderConfig;
+import io.tollgate.gate.CallResult;
+import io.tollgate.gate.UsageObserver;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.JointDecision;
+import io.tollgate.limiter.LimitState;
+import io.tollgate.llm.Headers;
+import io.tollgate.llm.LlmProtocol;
+import io.tollgate.llm.LlmRequest;
+import io.tollgate.llm.ProviderSignals;
+import io.tollgate.llm.RateLimitNotice;
+import io.tollgate.llm.ResponseClass;
+import io.tollgate.llm.Usage;
+import io.tollgate.router.FailureKind;
+import io.tollgate.router.OutboundRequest;
+import io.tollgate.router.ProviderBreaker;
+import io.tollgate.router.QuotaSource;
+import io.tollgate.router.RewriteException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One call through the gate, as a state machine both drivers share: {@link #start()} and each
+ * outcome ({@link #onResponse}, {@link #onError}) answer the next {@link Step}. The rules live
+ * here once: reserve on every limit, skip providers that are open, cooling down or out of room,
+ * rewrite for a fallback, release on failure, settle from the body on success, and when nothing
+ * is left wait (bounded) or answer in the provider's own shape.
+ */
+public final class Call<R> {
+
+  private final GateParts parts;
+  private final OutboundRequest request;
+  private final ProviderConfig addressed;
+  private final LlmRequest llm;
+  private final Optional<String> tenant;
+  private final boolean replayable;
+  private final ResponseView<R> view;
+  private final long deadlineNanos;
+
+  private Iterator<String> candidates;
+  private Attempt current;
+  private int attempts;
+  private R heldFailure;
+  private String heldProvider;
+  private JointDecision lastDenial;
+  private Duration earliestRetry;
+  private IOException lastError;
+
+  public Call(GateParts parts, OutboundRequest request, ProviderConfig addressed,
+      Optional<String> tenant, boolean replayable, ResponseView<R> view) {
+    this.parts = parts;
+    this.request = request;
+    this.addressed = addressed;
+    this.tenant = tenant;
+    this.replayable = replayable;
+    this.view = view;
+    this.llm = parts.protocol(addressed)
+        .readRequest(request.uri().getRawPath(), request.body(), parts.defaultMaxOutput());
+    this.deadlineNanos = System.nanoTime() + parts.maxWait().toNanos();
+  }
+
+  private record Attempt(String provider, JointDecision decision, ProviderBreaker breaker,
+      long startNanos) {}
+
+  public Step<R> start() {
+    if (parts.mode() == Mode.SHADOW) {
+      return shadow();
+    }
+    candidates = order().iterator();
+    return next();
+  }
+
+  /** The addressed provider first, then its fallbacks, healthiest first. */
+  private List<String> order() {
+    List<String> order = new ArrayList<>();
+    order.add(addressed.name());
+    if (replayable && !addressed.fallbacks().isEmpty()) {
+      order.addAll(parts.health.rank(addressed.fallbacks()));
+    }
+    return order;
+  }
+
+  /** Decides and reports, but always sends the app's own request and never blocks it. */
+  private Step<R> shadow() {
+    JointDecision decision = parts.limiter.reserveAll(
+        parts.charges(addressed.name(), tenant), 1, estimate());
+    current = new Attempt(addressed.name(), decision, null, System.nanoTime());
+    attempts = 1;
+    return new Step.Send<>(addressed.name(), request, Duration.ZERO);
+  }
+
+  /** Picks the next provider that can take the call, or finishes. */
+  public Step<R> next() {
+    while (candidates.hasNext()) {
+      String name = candidates.next();
+      ProviderConfig target = parts.provider(name);
+      boolean fallback = !name.equals(addressed.name());
+      Optional<Duration> cooling = parts.cooldowns.remaining(name);
+      if (cooling.isPresent()) {
+        hint(cooling.get());
+        continue;
+      }
+      ProviderBreaker breaker = parts.breakers.breaker(name);
+      if (!breaker.tryAcquirePermission()) {
+        breaker.openUntil().ifPresent(until ->
+            hint(Duration.between(parts.clock.instant(), until)));
+        continue;
+      }
+      JointDecision decision = parts.limiter.reserveAll(parts.charges(name, tenant), 1, estimate());
+      remainingRatio(decision).ifPresent(ratio ->
+          parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
+      if (!decision.allowed()) {
+        breaker.releasePermission();
+        lastDenial = decision;
+        if (!decision.retryAfter().isZero()) {
+          hint(decision.retryAfter());
+        }
+        continue;
+      }
+      OutboundRequest plan;
+      try {
+        plan = fallback ? parts.rewriter.rewrite(request, addressed, target).request() : request;
+      } catch (RewriteException e) {
+        parts.limiter.releaseAll(decision);
+        breaker.releasePermission();
+        continue;
+      }
+      current = new Attempt(name, decision, breaker, System.nanoTime());
+      attempts++;
+      return new Step.Send<>(name, plan, fallback ? parts.breakers.switchOverDelay() : Duration.ZERO);
+    }
+    return exhausted();
+  }
+
+  /** Every candidate was tried or skipped. */
+  private Step<R> exhausted() {
+    Duration left = Duration.ofNanos(deadlineNanos - System.nanoTime());
+    if (parts.waitsWhenLimited() && earliestRetry != null && lastError == null
+        && earliestRetry.compareTo(left) <= 0) {
+      if (heldFailure != null) {
+        view.discard(heldFailure);
+        heldFailure = null;
+      }
+      Duration wait = earliestRetry;
+      earliestRetry = null;
+      lastDenial = null;
+      candidates = order().iterator();
+      return new Step.Wait<>(wait);
+    }
+    if (heldFailure != null) {
+      return done(new CallResult.Forwarded<>(heldProvider, heldFailure, UsageObserver.none(), attempts));
+    }
+    if (lastError != null) {
+      return new Step.Fail<>(lastError);
+    }
+    LlmProtocol protocol = parts.protocol(addressed);
+    if (lastDenial != null) {
+      Decision denial = lastDenial.denial().orElseThrow();
+      return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticRateLimit(
+          RateLimitNotice.from(denial, estimate(), llm.modelOrDeployment().orElse(null))), attempts));
+    }
+    return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticUnavailable(
+        earliestRetry, "No provider can take this request now; retry later."), attempts));
+  }
+
+  /** The status and headers of the attempt's response have arrived. */
+  public Step<R> onResponse(R response) {
+    Attempt attempt = current;
+    current = null;
+    Duration latency = Duration.ofNanos(System.nanoTime() - attempt.startNanos);
+    ProviderConfig target = parts.provider(attempt.provider);
+    Headers headers = view.headers(response);
+    ProviderSignals signals = parts.protocol(target).signals(view.status(response), headers);
+    signals.tightestRemainingRatio().ifPresent(ratio ->
+        parts.health.health(attempt.provider).recordQuota(QuotaSource.PROVIDER, ratio));
+    if (attempt.breaker == null) { // shadow: observe only
+      return done(forwarded(attempt, response, headers, signals.responseClass()));
+    }
+    ResponseClass kind = signals.responseClass();
+    if (kind.providerFailure()) {
+      attempt.breaker.onFailure(failureKind(kind));
+      parts.health.health(attempt.provider).recordFailure();
+    } else {
+      attempt.breaker.onSuccess(latency);
+      parts.health.health(attempt.provider).recordSuccess(latency);
+    }
+    if (kind == ResponseClass.SUCCESS || !kind.mayFallBack()) {
+      if (heldFailure != null) {
+        view.discard(heldFailure);
+        heldFailure = null;
+      }
+      return done(forwarded(attempt, response, headers, kind));
+    }
+    parts.limiter.releaseAll(attempt.decision);
+    signals.suggestedWait().ifPresent(wait -> {
+      parts.cooldowns.coolDown(attempt.provider, wait);
+      hint(wait);
+    });
+    if (heldFailure != null) {
+      view.discard(heldFailure);
+    }
+    heldFailure = response;
+    heldProvider = attempt.provider;
+    return next();
+  }
+
+  /** The attempt failed before a response: connection refused, reset, timed out. */
+  public Step<R> onError(IOException error) {
+    Attempt attempt = current;
+    current = null;
+    parts.limiter.releaseAll(attempt.decision);
+    if (attempt.breaker == null) {
+      return new Step.Fail<>(error);
+    }
+    attempt.breaker.onFailure(isTimeout(error) ? FailureKind.TIMEOUT : FailureKind.CONNECTION);
+    parts.health.health(attempt.provider).recordFailure();
+    lastError = error;
+    return next();
+  }
+
+  /** Something other than I/O went wrong in the front end: give everything back. */
+  public void abandon() {
+    if (current != null) {
+      parts.limiter.releaseAll(current.decision);
+      if (current.breaker != null) {
+        current.breaker.releasePermission();
+      }
+      current = null;
+    }
+    if (heldFailure != null) {
+      view.discard(heldFailure);
+      heldFailure = null;
+    }
+  }
+
+  private CallResult<R> forwarded(Attempt attempt, R response, Headers headers, ResponseClass kind) {
+    JointDecision decision = attempt.decision;
+    if (kind != ResponseClass.SUCCESS) {
+      // the provider turned the request down: the request counts, its tokens were not used
+      parts.limiter.settleAll(decision, 0);
+      return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
+    }
+    if (decision.reservations().isEmpty() || !decision.allowed()) {
+      return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
+    }
+    String contentType = headers.first("content-type").orElse(null);
+    UsageObserver usage = UsageObserver.of(
+        parts.protocol(parts.provider(attempt.provider)).newUsageTap(contentType, llm),
+        used -> settle(decision, used));
+    return new CallResult.Forwarded<>(attempt.provider, response, usage, attempts);
+  }
+
+  private void settle(JointDecision decision, Usage usage) {
+    parts.limiter.settleAll(decision, usage.known() ? usage.totalTokens() : estimate());
+  }
+
+  private Step<R> done(CallResult<R> result) {
+    return new Step.Done<>(result);
+  }
+
+  private long estimate() {
+    return llm.estimate().totalTokens();
+  }
+
+  private void hint(Duration wait) {
+    if (!wait.isNegative() && (earliestRetry == null || wait.compareTo(earliestRetry) < 0)) {
+      earliestRetry = wait;
+    }
+  }
+
+  private static Optional<Double> remainingRatio(JointDecision decision) {
+    double tightest = Double.NaN;
+    for (Decision d : decision.decisions()) {
+      for (LimitState state : d.limits()) {
+        if (state.remaining() >= 0) {
+          double ratio = (double) state.remaining() / state.limit().capacity();
+          tightest = Double.isNaN(tightest) ? ratio : Math.min(tightest, ratio);
+        }
+      }
+    }
+    return Double.isNaN(tightest) ? Optional.empty() : Optional.of(tightest);
+  }
+
+  private static FailureKind failureKind(ResponseClass kind) {
+    return kind == ResponseClass.RATE_LIMITED || kind == ResponseClass.QUOTA_EXHAUSTED
+        ? FailureKind.RATE_LIMITED : FailureKind.SERVER_ERROR;
+  }
+
+  private static boolean isTimeout(IOException error) {
+    return error instanceof HttpTimeoutException || error instanceof SocketTimeoutException
+        || (error instanceof InterruptedIOException && !(error.getCause() instanceof InterruptedException));
+  }
+}

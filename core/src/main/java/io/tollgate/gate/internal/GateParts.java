@@ -1,0 +1,111 @@
+package io.tollgate.gate.internal;
+
+import io.tollgate.config.Mode;
+import io.tollgate.config.OnLimit;
+import io.tollgate.config.ProviderConfig;
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.limiter.Charge;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.Subject;
+import io.tollgate.llm.LlmProtocol;
+import io.tollgate.llm.ProviderApi;
+import io.tollgate.router.HealthBoard;
+import io.tollgate.router.ProviderBreakers;
+import io.tollgate.router.RequestRewriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything a call consults, built once per gate: the configuration, the limiter, breakers,
+ * health, protocols and each provider's limits.
+ */
+public final class GateParts {
+
+  final TollgateConfig config;
+  final RateLimiter limiter;
+  final ProviderBreakers breakers;
+  final HealthBoard health;
+  final RequestRewriter rewriter = RequestRewriter.of();
+  final Cooldowns cooldowns;
+  final Clock clock;
+  private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
+  private final Map<String, Optional<Limits>> providerLimits = new HashMap<>();
+
+  public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
+      HealthBoard health, Clock clock) {
+    this.config = config;
+    this.limiter = limiter;
+    this.breakers = breakers;
+    this.health = health;
+    this.clock = clock;
+    this.cooldowns = new Cooldowns(clock);
+    for (ProviderApi api : ProviderApi.values()) {
+      protocols.put(api, LlmProtocol.of(api, clock));
+    }
+    for (ProviderConfig provider : config.providers().values()) {
+      providerLimits.put(provider.name(), provider.limits().isEmpty()
+          ? Optional.empty() : Optional.of(provider.limits().toLimits()));
+    }
+  }
+
+  public TollgateConfig config() {
+    return config;
+  }
+
+  public RateLimiter limiter() {
+    return limiter;
+  }
+
+  public ProviderBreakers breakers() {
+    return breakers;
+  }
+
+  public HealthBoard health() {
+    return health;
+  }
+
+  LlmProtocol protocol(ProviderConfig provider) {
+    return protocols.get(provider.api());
+  }
+
+  ProviderConfig provider(String name) {
+    return config.providers().get(name);
+  }
+
+  Mode mode() {
+    return config.mode();
+  }
+
+  boolean waitsWhenLimited() {
+    return config.onLimit() == OnLimit.WAIT;
+  }
+
+  Duration maxWait() {
+    return config.maxWait();
+  }
+
+  long defaultMaxOutput() {
+    return config.tokens().defaultMaxOutput();
+  }
+
+  /** Who pays for a call to {@code provider}: its account, and the tenant when one is bound. */
+  List<Charge> charges(String provider, Optional<String> tenant) {
+    List<Charge> charges = new ArrayList<>(2);
+    providerLimits.get(provider)
+        .ifPresent(limits -> charges.add(new Charge(Subject.of("provider", provider), limits)));
+    if (tenant.isPresent() && config.tenants().isPresent()) {
+      var limits = config.tenants().get().limitsFor(tenant.get());
+      if (!limits.isEmpty()) {
+        charges.add(new Charge(Subject.of("tenant", tenant.get()), limits.toLimits()));
+      }
+    }
+    return charges;
+  }
+}
