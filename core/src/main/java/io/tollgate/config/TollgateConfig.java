@@ -230,7 +230,10 @@ public final class TollgateConfig {
       return this;
     }
 
-    /** Checks that every fallback names a configured provider and that no two providers share a base URL. */
+    /**
+     * Checks that every fallback names a configured provider of the same API family, that no
+     * fallback chain loops back, and that no two providers share a base URL.
+     */
     public TollgateConfig build() {
       Map<URI, String> byBaseUrl = new HashMap<>();
       for (ProviderConfig provider : providers.values()) {
@@ -245,6 +248,12 @@ public final class TollgateConfig {
                 + fallback + Suggestions.closest(fallback, others).map(s -> "; did you mean " + s + "?")
                     .orElse(others.isEmpty() ? "; no other provider is configured" : "; known: " + others));
           }
+          ProviderConfig target = providers.get(fallback);
+          if (!provider.api().sameFamily(target.api())) {
+            throw new ConfigException(key + ".fallbacks[" + i + "]", "must speak the same API family as "
+                + provider.name() + " (" + provider.api().configName() + "), was " + fallback + " ("
+                + target.api().configName() + ")");
+          }
         }
         // Calls are matched to providers by base URL: two with the same one cannot be told apart.
         String earlier = byBaseUrl.putIfAbsent(provider.baseUrl(), provider.name());
@@ -253,7 +262,26 @@ public final class TollgateConfig {
               + ".base-url, was " + Urls.redacted(provider.baseUrl()));
         }
       }
+      for (String name : providers.keySet()) {
+        checkNoCycle(name, name, new ArrayList<>(List.of(name)));
+      }
       return new TollgateConfig(this);
+    }
+
+    /** Fallbacks are followed from fallback to fallback: a chain that returns to its start never ends. */
+    private void checkNoCycle(String start, String at, List<String> path) {
+      for (String next : providers.get(at).fallbacks()) {
+        if (next.equals(start)) {
+          path.add(next);
+          throw new ConfigException(ROOT + ".providers." + start + ".fallbacks",
+              "must not lead back to " + start + ", was the cycle " + String.join(" -> ", path));
+        }
+        if (!path.contains(next)) {
+          path.add(next);
+          checkNoCycle(start, next, path);
+          path.remove(path.size() - 1);
+        }
+      }
     }
   }
 }

@@ -21,6 +21,14 @@ public enum ProviderApi {
     return configName;
   }
 
+  /**
+   * True when a request written for this API can be sent to {@code other} after a rewrite:
+   * OpenAI and Azure OpenAI share one body format; Anthropic speaks only to Anthropic.
+   */
+  public boolean sameFamily(ProviderApi other) {
+    return (this == ANTHROPIC) == (other == ANTHROPIC);
+  }
+
   /** The protocol of this API, with the system clock. */
   public LlmProtocol protocol() {
     return LlmProtocol.of(this);

@@ -80,12 +80,20 @@ public final class Call<R> {
     return next();
   }
 
-  /** The addressed provider first, then its fallbacks, healthiest first. */
+  /**
+   * The addressed provider first, then its fallbacks healthiest first, then theirs: fallbacks are
+   * followed from fallback to fallback (the configuration rejects a chain that loops).
+   */
   private List<String> order() {
     List<String> order = new ArrayList<>();
     order.add(addressed.name());
-    if (replayable && !addressed.fallbacks().isEmpty()) {
-      order.addAll(parts.health.rank(addressed.fallbacks()));
+    if (!replayable) {
+      return order;
+    }
+    for (int i = 0; i < order.size(); i++) {
+      List<String> next = new ArrayList<>(parts.provider(order.get(i)).fallbacks());
+      next.removeAll(order);
+      order.addAll(parts.health.rank(next));
     }
     return order;
   }

@@ -1,0 +1,198 @@
+package io.tollgate.gate;
+
+import static io.tollgate.gate.GateTestSupport.CHAT;
+import static io.tollgate.gate.GateTestSupport.STREAMED_CHAT;
+import static io.tollgate.gate.GateTestSupport.chat;
+import static io.tollgate.gate.GateTestSupport.config;
+import static io.tollgate.gate.GateTestSupport.readBody;
+import static io.tollgate.gate.GateTestSupport.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.Subject;
+import io.tollgate.llm.SyntheticResponse;
+import io.tollgate.testkit.llm.Fault;
+import io.tollgate.testkit.llm.MockLlmServer;
+import io.tollgate.testkit.redis.RedisServer;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Limits through the gate: enforced, shared through Redis, waited for, shadowed, settled. */
+class GateLimitsTest {
+
+  private static RedisServer redis;
+  private MockLlmServer provider;
+  private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(2));
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServer.start();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    redis.close();
+  }
+
+  @BeforeEach
+  void start() {
+    redis.flushAll();
+    provider = MockLlmServer.start().usage(100, 20);
+  }
+
+  @AfterEach
+  void stop() {
+    provider.close();
+  }
+
+  private Gate gate(String settings, String limits) {
+    return Gate.create(config("""
+        tollgate:
+        %s
+          redis:
+            url: %s
+          providers:
+            openai:
+              base-url: %s
+              limits: { %s }
+        """.formatted(settings, redis.uri(), provider.baseUrl(), limits), Map.of()));
+  }
+
+  private CallResult<HttpResponse<InputStream>> call(Gate gate) throws Exception {
+    CallResult<HttpResponse<InputStream>> result =
+        gate.call(chat(provider.baseUrl(), "sk-app", CHAT), true, transport);
+    if (result instanceof CallResult.Forwarded<HttpResponse<InputStream>>) {
+      readBody(result);
+    }
+    return result;
+  }
+
+  @Test
+  void twoGatesOnOneRedisAdmitExactlyTheLimitBetweenThem() throws Exception {
+    try (Gate first = gate("", "requests-per-minute: 5"); Gate second = gate("", "requests-per-minute: 5")) {
+      int admitted = 0;
+      for (int i = 0; i < 4; i++) {
+        admitted += status(call(first)) == 200 ? 1 : 0;
+        admitted += status(call(second)) == 200 ? 1 : 0;
+      }
+
+      assertThat(admitted).isEqualTo(5);
+      assertThat(provider.requestCount()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void aRefusedCallGetsTheProvidersOwn429() throws Exception {
+    try (Gate gate = gate("", "requests-per-minute: 1")) {
+      call(gate);
+
+      CallResult<HttpResponse<InputStream>> refused = call(gate);
+
+      SyntheticResponse response = ((CallResult.Synthetic<HttpResponse<InputStream>>) refused).response();
+      JsonNode body = new ObjectMapper().readTree(response.body());
+      assertThat(response.status()).isEqualTo(429);
+      assertThat(response.headers().first("retry-after")).contains("60");
+      assertThat(response.headers().first("x-ratelimit-limit-requests")).contains("1");
+      assertThat(response.headers().first("x-ratelimit-remaining-requests")).contains("0");
+      assertThat(body.at("/error/type").asText()).isEqualTo("requests");
+      assertThat(body.at("/error/code").asText()).isEqualTo("rate_limit_exceeded");
+      assertThat(provider.requestCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aStreamedAnswerIsSettledWithItsReportedUsage() throws Exception {
+    try (Gate gate = gate("", "tokens-per-day: 10000")) {
+      CallResult<HttpResponse<InputStream>> result =
+          gate.call(chat(provider.baseUrl(), "sk-app", STREAMED_CHAT), true, transport);
+      String streamed = readBody(result);
+
+      Limits limits = gate.config().provider("openai").orElseThrow().limits().toLimits();
+      Decision after = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
+      assertThat(streamed).startsWith("data: ").endsWith("data: [DONE]\n\n");
+      // 100 prompt + 20 completion tokens reported by the stream's usage chunk, then 1 to read
+      // (a day's window: the refill during the test stays below one token)
+      assertThat(after.remainingTokens()).isEqualTo(10_000 - 120 - 1);
+    }
+  }
+
+  @Test
+  void aMalformedAnswerReachesTheAppUnchangedAndKeepsTheEstimateCharged() throws Exception {
+    provider.script().next(1, Fault.malformedJson());
+    try (Gate gate = gate("", "tokens-per-day: 10000")) {
+      CallResult<HttpResponse<InputStream>> result =
+          gate.call(chat(provider.baseUrl(), "sk-app", CHAT), true, transport);
+
+      assertThat(readBody(result)).isEqualTo(Fault.MALFORMED_JSON_BODY);
+      Limits limits = gate.config().provider("openai").orElseThrow().limits().toLimits();
+      Decision after = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
+      assertThat(after.remainingTokens()).isLessThan(10_000 - 50).isGreaterThan(10_000 - 200);
+    }
+  }
+
+  @Test
+  void onLimitWaitWaitsForRoomWithinMaxWait() throws Exception {
+    try (Gate gate = gate("  on-limit: wait\n  max-wait: 2s", "requests-per-second: 2")) {
+      call(gate);
+      call(gate);
+      long start = System.nanoTime();
+
+      CallResult<HttpResponse<InputStream>> third = call(gate);
+
+      assertThat(status(third)).isEqualTo(200);
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+      assertThat(provider.requestCount()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void onLimitWaitRejectsWhenRoomComesTooLate() throws Exception {
+    try (Gate gate = gate("  on-limit: wait\n  max-wait: 100ms", "requests-per-minute: 1")) {
+      call(gate);
+
+      assertThat(status(call(gate))).isEqualTo(429);
+      assertThat(provider.requestCount()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void shadowModeDecidesButNeverBlocks() throws Exception {
+    try (Gate gate = gate("  mode: shadow", "requests-per-minute: 1")) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(status(call(gate))).isEqualTo(200);
+      }
+      assertThat(provider.requestCount()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aTenantBoundToTheThreadIsChargedToo() throws Exception {
+    String tenants = "  tenants:\n    header: X-Tenant-Id\n    limits: { requests-per-minute: 1 }\n"
+        + "    overrides:\n      premium: { requests-per-minute: 3 }";
+    try (Gate gate = gate(tenants, "requests-per-minute: 100")) {
+      try (Tenants.Scope scope = Tenants.bind("acme")) {
+        assertThat(status(call(gate))).isEqualTo(200);
+        assertThat(status(call(gate))).isEqualTo(429);
+      }
+      try (Tenants.Scope scope = Tenants.bind("premium")) {
+        for (int i = 0; i < 3; i++) {
+          assertThat(status(call(gate))).isEqualTo(200);
+        }
+        assertThat(status(call(gate))).isEqualTo(429);
+      }
+      assertThat(status(call(gate))).as("no tenant bound").isEqualTo(200);
+      assertThat(new String(provider.requests().get(0).body(), StandardCharsets.UTF_8)).contains("Say hello");
+    }
+  }
+}
