@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * bytes, never holds the whole body (only a bounded sample of the generated text, for an
  * estimate), accepts any split of the bytes (a multi-byte character or a CRLF may straddle two
  * calls), and never throws: a body it cannot read gives {@link UsageSource#UNKNOWN}. A tap serves
- * one response and is not thread-safe.
+ * one response; its calls are serialized, so it may be ended or queried from another thread.
  */
 public interface UsageTap {
 

@@ -24,6 +24,7 @@ public final class UsageTappingInputStream extends FilterInputStream {
   private final UsageTap tap;
   private final Consumer<Usage> onComplete;
   private final AtomicBoolean finished = new AtomicBoolean();
+  private final byte[] single = new byte[1];
   private long position;
   private long shownUpTo;
   private long markPosition = -1;
@@ -60,7 +61,8 @@ public final class UsageTappingInputStream extends FilterInputStream {
     if (b < 0) {
       finish();
     } else {
-      show(new byte[] {(byte) b}, 0, 1);
+      single[0] = (byte) b;
+      show(single, 0, 1);
     }
     return b;
   }

@@ -2,16 +2,16 @@ package io.tollgate.llm.internal;
 
 import io.tollgate.llm.Usage;
 
-/** The tap for a JSON body, parsed as it arrives: the usage counts only if the body is complete. */
+/** The tap for a JSON body: the usage counts only if the body is complete, well-formed JSON. */
 final class JsonUsageTap extends SafeUsageTap {
 
   private final UsageCollector collector;
-  private final IncrementalJson body;
+  private final JsonDocument body;
 
   JsonUsageTap(UsageCollector collector) {
     this.collector = collector;
     collector.startDocument();
-    this.body = new IncrementalJson(Json.RESPONSES, collector);
+    this.body = new JsonDocument(collector);
   }
 
   @Override

@@ -7,7 +7,9 @@ import java.lang.System.Logger.Level;
 /**
  * The guarantees every tap gives, in one place: no call throws, bad arguments are ignored, the
  * first internal failure makes the usage unknown (logged at DEBUG, once per tap: it is about one
- * response, not an episode), and after the end the result is computed once.
+ * response, not an episode), and after the end the result is computed once. Calls are
+ * serialized, so an async client may end or query a tap from another thread; uncontended, the
+ * lock costs nanoseconds per chunk.
  */
 abstract class SafeUsageTap implements UsageTap {
 
@@ -18,7 +20,7 @@ abstract class SafeUsageTap implements UsageTap {
   private Usage finalResult;
 
   @Override
-  public final void onBytes(byte[] b, int off, int len) {
+  public final synchronized void onBytes(byte[] b, int off, int len) {
     if (broken || finished || b == null || len <= 0 || off < 0 || len > b.length - off) {
       return;
     }
@@ -30,17 +32,17 @@ abstract class SafeUsageTap implements UsageTap {
   }
 
   @Override
-  public final void onEnd() {
+  public final synchronized void onEnd() {
     finish();
   }
 
   @Override
-  public final void onError(Throwable error) {
+  public final synchronized void onError(Throwable error) {
     finish(); // what was seen before the failure still counts
   }
 
   @Override
-  public final Usage result() {
+  public final synchronized Usage result() {
     if (broken) {
       return Usage.unknown();
     }

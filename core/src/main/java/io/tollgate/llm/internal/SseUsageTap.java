@@ -9,10 +9,11 @@ final class SseUsageTap extends SafeUsageTap implements SseDecoder.Sink {
 
   private final SseDecoder decoder = new SseDecoder(this);
   private final UsageCollector collector;
-  private IncrementalJson event;
+  private final JsonDocument event;
 
   SseUsageTap(UsageCollector collector) {
     this.collector = collector;
+    this.event = new JsonDocument(collector);
   }
 
   @Override
@@ -33,7 +34,6 @@ final class SseUsageTap extends SafeUsageTap implements SseDecoder.Sink {
   @Override
   public void eventStart() {
     collector.startDocument();
-    event = new IncrementalJson(Json.RESPONSES, collector);
   }
 
   @Override
@@ -50,6 +50,5 @@ final class SseUsageTap extends SafeUsageTap implements SseDecoder.Sink {
   public void eventEnd() {
     // "[DONE]" and other non-JSON data simply fail to parse and count for nothing.
     collector.endDocument(event.end());
-    event = null;
   }
 }
