@@ -11,6 +11,7 @@ import io.tollgate.gate.internal.ResponseView;
 import io.tollgate.gate.internal.Step;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.llm.Headers;
+import io.tollgate.llm.TokenCounter;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.HealthConfig;
 import io.tollgate.router.OutboundRequest;
@@ -300,6 +301,7 @@ public final class Gate implements AutoCloseable {
             redis.flatMap(RedisConnection::clientIfReachable), clock);
         owned.add(0, usedBreakers);
       }
+      TokenCounter.warmUp(); // the tokenizer's encodings load in 1-3 s: not on the first call
       HealthBoard health = HealthBoard.of(List.copyOf(config.providers().keySet()),
           HealthConfig.ofDefaults(), clock);
       return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock), owned);
