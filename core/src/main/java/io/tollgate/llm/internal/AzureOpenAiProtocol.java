@@ -24,8 +24,7 @@ public final class AzureOpenAiProtocol extends BaseProtocol {
     long seconds = Durations.ceilSeconds(notice.retryAfter());
     Headers.Builder headers = Headers.builder().add("content-type", SyntheticBodies.CONTENT_TYPE);
     if (!notice.neverFits()) {
-      headers.add("retry-after", Long.toString(seconds))
-          .add("retry-after-ms", Long.toString(Durations.ceilMillis(notice.retryAfter())));
+      SyntheticBodies.retryAfter(headers, notice.retryAfter());
     }
     OpenAiProtocol.rateLimitHeaders(headers, notice, d -> Long.toString(Durations.ceilSeconds(d)));
     headers.add(SyntheticBodies.MARKER, "rate-limited");
@@ -52,8 +51,7 @@ public final class AzureOpenAiProtocol extends BaseProtocol {
   public SyntheticResponse syntheticUnavailable(Duration retryAfter, String message) {
     Headers.Builder headers = Headers.builder().add("content-type", SyntheticBodies.CONTENT_TYPE);
     if (retryAfter != null && !retryAfter.isNegative()) {
-      headers.add("retry-after", Long.toString(Durations.ceilSeconds(retryAfter)))
-          .add("retry-after-ms", Long.toString(Durations.ceilMillis(retryAfter)));
+      SyntheticBodies.retryAfter(headers, retryAfter);
     }
     headers.add(SyntheticBodies.MARKER, "no-provider");
     String text = message == null || message.isBlank() ? OpenAiProtocol.UNAVAILABLE : message;

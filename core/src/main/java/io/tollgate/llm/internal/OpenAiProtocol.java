@@ -27,8 +27,7 @@ public final class OpenAiProtocol extends BaseProtocol {
   public SyntheticResponse syntheticRateLimit(RateLimitNotice notice) {
     Headers.Builder headers = Headers.builder().add("content-type", SyntheticBodies.CONTENT_TYPE);
     if (!notice.neverFits()) {
-      headers.add("retry-after", Long.toString(Durations.ceilSeconds(notice.retryAfter())))
-          .add("retry-after-ms", Long.toString(Durations.ceilMillis(notice.retryAfter())));
+      SyntheticBodies.retryAfter(headers, notice.retryAfter());
     }
     rateLimitHeaders(headers, notice, d -> Durations.formatGo(d));
     headers.add(SyntheticBodies.MARKER, "rate-limited");
@@ -50,8 +49,7 @@ public final class OpenAiProtocol extends BaseProtocol {
   public SyntheticResponse syntheticUnavailable(Duration retryAfter, String message) {
     Headers.Builder headers = Headers.builder().add("content-type", SyntheticBodies.CONTENT_TYPE);
     if (retryAfter != null && !retryAfter.isNegative()) {
-      headers.add("retry-after", Long.toString(Durations.ceilSeconds(retryAfter)))
-          .add("retry-after-ms", Long.toString(Durations.ceilMillis(retryAfter)));
+      SyntheticBodies.retryAfter(headers, retryAfter);
     }
     headers.add(SyntheticBodies.MARKER, "no-provider");
     String text = message == null || message.isBlank() ? UNAVAILABLE : message;

@@ -1,5 +1,7 @@
 package io.tollgate.llm.internal;
 
+import io.tollgate.llm.Headers;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.llm.Quota;
@@ -73,6 +75,12 @@ final class SyntheticBodies {
 
   static String forModel(RateLimitNotice notice) {
     return notice.model().map(m -> " for " + m).orElse("");
+  }
+
+  /** {@code retry-after} in whole seconds (rounded up) and {@code retry-after-ms}, as OpenAI sends both. */
+  static Headers.Builder retryAfter(Headers.Builder headers, Duration wait) {
+    return headers.add("retry-after", Long.toString(Durations.ceilSeconds(wait)))
+        .add("retry-after-ms", Long.toString(Durations.ceilMillis(wait)));
   }
 
   static String seconds(long n) {

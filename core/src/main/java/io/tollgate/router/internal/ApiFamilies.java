@@ -9,7 +9,7 @@ public final class ApiFamilies {
   private ApiFamilies() {}
 
   public static boolean compatible(ProviderConfig from, ProviderConfig to) {
-    return isAnthropic(from) == isAnthropic(to);
+    return from.api().sameFamily(to.api());
   }
 
   static boolean isAnthropic(ProviderConfig provider) {
@@ -22,10 +22,6 @@ public final class ApiFamilies {
 
   /** The API's name as the configuration writes it, for messages. */
   static String name(ProviderConfig provider) {
-    return switch (provider.api()) {
-      case OPENAI -> "openai";
-      case AZURE_OPENAI -> "azure-openai";
-      case ANTHROPIC -> "anthropic";
-    };
+    return provider.api().configName();
   }
 }
