@@ -143,9 +143,12 @@ public final class Call<R> {
         breaker.releasePermission();
         continue;
       }
+      // A retry after a failure this call saw is jittered, so a fleet whose calls failed together
+      // does not hit the fallback together; a provider skipped as open costs no delay.
+      Duration delay = attempts > 0 ? parts.breakers.switchOverDelay() : Duration.ZERO;
       current = new Attempt(name, decision, breaker, System.nanoTime());
       attempts++;
-      return new Step.Send<>(name, plan, fallback ? parts.breakers.switchOverDelay() : Duration.ZERO);
+      return new Step.Send<>(name, plan, delay);
     }
     return exhausted();
   }
