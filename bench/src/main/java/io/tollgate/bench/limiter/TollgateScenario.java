@@ -1,0 +1,54 @@
+package io.tollgate.bench.limiter;
+
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.Subject;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Tollgate's own limiter, {@link RedisRateLimiter} as an app uses it: one EVALSHA of limiter.lua per
+ * reserve, and one more per settle.
+ */
+final class TollgateScenario implements Scenario {
+
+  private final RedisRateLimiter limiter;
+  private final boolean settle;
+  private final Limits limits = Workload.limits();
+  private final Subject[] subjects = new Subject[Workload.SUBJECTS];
+
+  private TollgateScenario(UnifiedJedis redis, boolean settle) {
+    this.limiter = RedisRateLimiter.using(redis);
+    this.settle = settle;
+    for (int i = 0; i < subjects.length; i++) {
+      subjects[i] = Workload.subject(i);
+    }
+  }
+
+  /** Reserve alone: the decision before the LLM call. */
+  static TollgateScenario reserve(UnifiedJedis redis) {
+    return new TollgateScenario(redis, false);
+  }
+
+  /** Reserve, then settle with the real usage: the whole limiter work of one LLM call. */
+  static TollgateScenario reserveAndSettle(UnifiedJedis redis) {
+    return new TollgateScenario(redis, true);
+  }
+
+  @Override
+  public String name() {
+    return settle ? "Tollgate reserve + settle" : "Tollgate reserve";
+  }
+
+  @Override
+  public Call caller(int thread, int threads) {
+    Workload.Cursor cursor = new Workload.Cursor(subjects.length, thread, threads);
+    return () -> {
+      Decision decision = limiter.reserve(subjects[cursor.next()], limits, 1, Workload.ESTIMATE);
+      if (settle && decision.allowed()) {
+        limiter.settle(decision.reservation().orElseThrow(), Workload.ACTUAL);
+      }
+      return decision.allowed();
+    };
+  }
+}
