@@ -15,8 +15,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One admitted request, from its reservation to its settle: shown the response body as the app
- * writes it, settled once when the request ends (on the request thread, or by the container's
- * {@link AsyncListener} events when the app went asynchronous).
+ * writes it, settled once, as soon as the body is known to be complete: when the app closes the
+ * response's stream or writer, calls {@code AsyncContext.complete()}, or returns from the filter
+ * chain without going asynchronous; else on the container's {@link AsyncListener} events. Settling
+ * before the container ends the response means a client never sees its answer end before its
+ * tokens are settled.
  *
  * <p>What is settled: the usage the response reports (or the protocol's estimate of an LLM
  * response that reports none); else nothing for a failed request (an exception, a timeout, a
@@ -65,7 +68,7 @@ final class InboundCall implements AsyncListener {
     tap = null;
   }
 
-  /** The request ended on the request thread; {@code failure} is what the app threw, or null. */
+  /** The body is complete, or the request failed with {@code failure} (what the app threw, or null). */
   void end(Throwable failure) {
     settle(failure);
   }

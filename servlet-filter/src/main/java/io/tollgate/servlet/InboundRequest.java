@@ -226,7 +226,8 @@ final class InboundRequest extends HttpServletRequestWrapper {
       return started;
     }
     started.addListener(call, this, response);
-    asyncContext = new TenantAsyncContext(started, tenant, servletRequest == this && servletResponse == response);
+    asyncContext = new TenantAsyncContext(started, tenant,
+        servletRequest == this && servletResponse == response, call);
     return asyncContext;
   }
 
@@ -237,6 +238,7 @@ final class InboundRequest extends HttpServletRequestWrapper {
     if (ours != null && ours.wraps(current)) {
       return ours;
     }
-    return tenant == null ? current : new TenantAsyncContext(current, tenant, current.hasOriginalRequestAndResponse());
+    return tenant == null ? current
+        : new TenantAsyncContext(current, tenant, current.hasOriginalRequestAndResponse(), call);
   }
 }

@@ -49,8 +49,10 @@ final class TappingOutputStream extends ServletOutputStream {
     out.flush();
   }
 
+  /** The app says the body is complete: settled now, before the container ends the response. */
   @Override
   public void close() throws IOException {
+    call.end(null);
     out.close();
   }
 

@@ -54,6 +54,13 @@ final class TappingWriter extends PrintWriter {
     }
   }
 
+  /** The app says the body is complete: settled now, before the container ends the response. */
+  @Override
+  public void close() {
+    call.end(null);
+    super.close();
+  }
+
   private void tap(String text) {
     if (text.isEmpty()) {
       return;

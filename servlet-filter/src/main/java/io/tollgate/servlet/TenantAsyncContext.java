@@ -13,18 +13,21 @@ import java.io.IOException;
 /**
  * The app's {@link AsyncContext}: the container's, except that tasks given to {@link #start} and
  * listeners added to it run with the request's tenant bound, so LLM calls made from them are
- * charged to that tenant as on the request thread.
+ * charged to that tenant as on the request thread, and {@link #complete()} settles the call.
  */
 final class TenantAsyncContext implements AsyncContext {
 
   private final AsyncContext delegate;
   private final String tenant;
   private final boolean original;
+  /** The call to settle when the app completes, or null. */
+  private final InboundCall call;
 
-  TenantAsyncContext(AsyncContext delegate, String tenant, boolean original) {
+  TenantAsyncContext(AsyncContext delegate, String tenant, boolean original, InboundCall call) {
     this.delegate = delegate;
     this.tenant = tenant;
     this.original = original;
+    this.call = call;
   }
 
   boolean wraps(AsyncContext context) {
@@ -65,8 +68,12 @@ final class TenantAsyncContext implements AsyncContext {
     delegate.dispatch(context, path);
   }
 
+  /** Settles first: the app has written everything, and the client must not see the end before. */
   @Override
   public void complete() {
+    if (call != null) {
+      call.end(null);
+    }
     delegate.complete();
   }
 
