@@ -18,6 +18,8 @@ final class HeldBodyStream extends ServletInputStream {
   private final ServletInputStream rest;
   private final InboundRequest request;
   private int position;
+  /** Read calls made, for the delivery loop: an app that stops reading is not called again. */
+  private long reads;
   private ReadListener listener;
 
   HeldBodyStream(byte[] held, int length, ServletInputStream rest, InboundRequest request) {
@@ -29,6 +31,7 @@ final class HeldBodyStream extends ServletInputStream {
 
   @Override
   public int read() throws IOException {
+    reads++;
     if (position < length) {
       return held[position++] & 0xff;
     }
@@ -38,6 +41,7 @@ final class HeldBodyStream extends ServletInputStream {
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
     Objects.checkFromIndexSize(off, len, b.length);
+    reads++;
     if (len == 0) {
       return 0;
     }
@@ -61,11 +65,21 @@ final class HeldBodyStream extends ServletInputStream {
     return position >= length && (rest == null || rest.isFinished());
   }
 
+  /**
+   * Always true: the held bytes are in memory, and the rest (if any) is read by blocking reads on
+   * the container thread that delivers to the app's {@link ReadListener}.
+   */
   @Override
   public boolean isReady() {
-    return position < length || rest == null || rest.isReady();
+    return true;
   }
 
+  /**
+   * Delivers the body on a container thread ({@code AsyncContext.start}) with blocking reads. The
+   * container's own non-blocking input is never used: once the filter has read from the stream, a
+   * switch to non-blocking reads is not dependable (Tomcat 11 reorders the chunks of a chunked
+   * body that was partly read before the switch).
+   */
   @Override
   public void setReadListener(ReadListener readListener) {
     Objects.requireNonNull(readListener, "readListener");
@@ -76,38 +90,15 @@ final class HeldBodyStream extends ServletInputStream {
       throw new IllegalStateException("non-blocking reads need an asynchronous request (startAsync)");
     }
     listener = readListener;
-    if (rest == null) {
-      // Everything is in memory: hand it over on a container thread, as the container would.
-      request.getAsyncContext().start(this::deliverHeld);
-    } else {
-      rest.setReadListener(new ReadListener() {
-        @Override
-        public void onDataAvailable() throws IOException {
-          readListener.onDataAvailable();
-        }
-
-        @Override
-        public void onAllDataRead() throws IOException {
-          if (position < length) {
-            readListener.onDataAvailable();
-          }
-          readListener.onAllDataRead();
-        }
-
-        @Override
-        public void onError(Throwable t) {
-          readListener.onError(t);
-        }
-      });
-    }
+    request.getAsyncContext().start(this::deliver);
   }
 
-  private void deliverHeld() {
+  private void deliver() {
     try {
       while (!isFinished()) {
-        int before = position;
+        long before = reads;
         listener.onDataAvailable();
-        if (position == before) {
+        if (reads == before) {
           return; // the app stopped reading; isReady() stays true, so it reads when it wants
         }
       }

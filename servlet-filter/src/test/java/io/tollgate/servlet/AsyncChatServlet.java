@@ -82,6 +82,7 @@ public class AsyncChatServlet extends HttpServlet {
       @Override
       public void onAllDataRead() {
         HttpServletResponse resp = (HttpServletResponse) async.getResponse();
+        resp.setHeader("x-body-length", Integer.toString(body.size()));
         resp.setHeader("x-body-sha256", java.util.HexFormat.of().formatHex(
             EchoServlet.sha256().digest(body.toByteArray())));
         answer(async, usage, "nonblocking");

@@ -14,7 +14,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A plain app endpoint: reads the body (by stream, or by reader with {@code ?via=reader}) and says
+ * A plain app endpoint: reads the body (by stream, or by reader with {@code ?via=reader}, after
+ * {@code setCharacterEncoding} with {@code &charset=}) and says
  * what it read: its length and SHA-256 in headers, the text itself for a reader, and how many body
  * bytes the filter held in memory ({@code x-held-bytes}, -1 when the filter did not wrap it).
  */
@@ -27,6 +28,9 @@ public class EchoServlet extends HttpServlet {
     resp.setHeader("x-held-bytes", Integer.toString(heldBytes(req)));
     resp.setHeader("x-tenant", ChatAnswers.tenantHeader());
     if ("reader".equals(req.getParameter("via"))) {
+      if (req.getParameter("charset") != null) {
+        req.setCharacterEncoding(req.getParameter("charset"));
+      }
       String text = read(req.getReader());
       byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
       resp.setHeader("x-body-chars", Integer.toString(text.length()));

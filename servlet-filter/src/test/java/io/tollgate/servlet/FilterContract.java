@@ -144,14 +144,16 @@ abstract class FilterContract {
         .getBytes(StandardCharsets.UTF_8);
     for (String contentType : List.of("application/json", "application/json; charset=UTF-8",
         "application/json; charset=ISO-8859-1")) {
-      HttpResponse<String> unfiltered = Http.send(
-          Http.post(container.uri("/plain/echo/x?via=reader"), contentType, body));
-      HttpResponse<String> filtered = Http.send(
-          Http.post(container.uri("/echo/x?via=reader"), contentType, body).header("X-Tenant-Id", "acme"));
+      for (String query : List.of("?via=reader", "?via=reader&charset=UTF-8", "?via=reader&charset=UTF-16BE")) {
+        HttpResponse<String> unfiltered = Http.send(
+            Http.post(container.uri("/plain/echo/x" + query), contentType, body));
+        HttpResponse<String> filtered = Http.send(
+            Http.post(container.uri("/echo/x" + query), contentType, body).header("X-Tenant-Id", "acme"));
 
-      assertThat(filtered.body()).as(contentType).isEqualTo(unfiltered.body());
-      assertThat(header(filtered, "x-held-bytes")).as(contentType).isEqualTo(Integer.toString(body.length));
-      assertThat(header(unfiltered, "x-held-bytes")).isEqualTo("-1");
+        assertThat(filtered.body()).as(contentType + " " + query).isEqualTo(unfiltered.body());
+        assertThat(header(filtered, "x-held-bytes")).isEqualTo(Integer.toString(body.length));
+        assertThat(header(unfiltered, "x-held-bytes")).isEqualTo("-1");
+      }
     }
   }
 
@@ -242,6 +244,20 @@ abstract class FilterContract {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(header(response, "x-body-sha256")).isEqualTo(sha256(body));
     assertThat(remainingTokens(response)).isEqualTo(DAILY_TOKENS - ESTIMATE);
+  }
+
+  @Test
+  void nonBlockingReadsOfAChunkedBodyOverTheCapSeeEveryByte() {
+    byte[] body = largeJson(2 << 20);
+
+    HttpResponse<String> response = Http.send(Http.postChunked(
+        container.uri("/async/v1/chat/completions?mode=nonblocking"), "application/json",
+        () -> new ByteArrayInputStream(body)).header("X-Tenant-Id", "acme"));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(header(response, "x-body-length")).isEqualTo(Integer.toString(body.length));
+    assertThat(header(response, "x-body-sha256")).isEqualTo(sha256(body));
+    assertThat(remainingTokens(response)).isEqualTo(DAILY_TOKENS - UNREAD_ESTIMATE);
   }
 
   private static byte[] largeJson(int size) {
