@@ -86,13 +86,14 @@ final class Answers {
   }
 
   /**
-   * A request that names no tenant: 400 when a plain header should have named it, 401 when an API
-   * key or a signed-in user should have (with a Bearer challenge for {@code Authorization}).
+   * A request that names no tenant: 400 when a plain header (or a custom resolver, {@code source}
+   * null) should have named it, 401 when an API key or a signed-in user should have (with a Bearer
+   * challenge for {@code Authorization}).
    */
   static SyntheticResponse missingTenant(String source, boolean credentials, boolean bearer) {
-    String message = credentials
-        ? "Missing credentials: this endpoint needs " + source + " to know who is calling. (Tollgate)"
-        : "Missing tenant: this endpoint needs " + source + " to know who is calling. (Tollgate)";
+    String needs = source == null ? "this endpoint needs to know who is calling"
+        : "this endpoint needs " + source + " to know who is calling";
+    String message = (credentials ? "Missing credentials: " : "Missing tenant: ") + needs + ". (Tollgate)";
     Headers.Builder headers = Headers.builder().add("content-type", "application/json");
     if (bearer) {
       headers.add("www-authenticate", "Bearer");

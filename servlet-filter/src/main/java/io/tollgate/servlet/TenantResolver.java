@@ -5,7 +5,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.Principal;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Objects;
@@ -50,10 +49,7 @@ public interface TenantResolver {
 
   /** The name of the request's authenticated principal; none when the request is anonymous. */
   static TenantResolver principal() {
-    return request -> {
-      Principal user = request.getUserPrincipal();
-      return user == null ? Optional.empty() : nonBlank(user.getName());
-    };
+    return PrincipalTenant.INSTANCE;
   }
 
   /** What {@code tollgate.tenants} says: its {@code header}, or its {@code api-key-header}. */

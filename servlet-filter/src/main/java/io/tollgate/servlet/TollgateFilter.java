@@ -6,7 +6,6 @@ import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
@@ -31,14 +30,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -98,8 +94,6 @@ public final class TollgateFilter implements Filter {
   /** Request attribute: the tenant id the request is charged to (what {@link Tenants#current()} gives). */
   public static final String TENANT_ATTRIBUTE = "io.tollgate.servlet.tenant";
 
-  private static final Set<String> INIT_PARAMS =
-      Set.of(CONFIG_PARAM, MISSING_TENANT_PARAM, TENANT_FROM_PARAM, MAX_BUFFERED_BODY_PARAM, API_PARAM);
   /** The path a body is read as when the app's own path names no LLM endpoint. */
   private static final String CHAT_PATH = "/v1/chat/completions";
   private static final System.Logger LOG = System.getLogger(TollgateFilter.class.getName());
@@ -139,7 +133,7 @@ public final class TollgateFilter implements Filter {
   public void init(FilterConfig filterConfig) throws ServletException {
     Builder builder;
     try {
-      builder = preset != null ? preset : fromInitParams(filterConfig);
+      builder = preset != null ? preset : InitParams.read(filterConfig);
       builder.validate();
     } catch (IllegalArgumentException e) {
       throw new ServletException(e.getMessage(), e);
@@ -148,81 +142,6 @@ public final class TollgateFilter implements Filter {
     if (running.mode != Mode.OFF) {
       TokenCounter.warmUp(); // the tokenizer loads in 1-3 s: not on the first request
     }
-  }
-
-  private static Builder fromInitParams(FilterConfig filterConfig) {
-    Set<String> unknown = new TreeSet<>(Collections.list(filterConfig.getInitParameterNames()));
-    unknown.removeAll(INIT_PARAMS);
-    if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException("init-param " + String.join(", ", unknown)
-          + " is not known to " + TollgateFilter.class.getSimpleName() + "; known: " + new TreeSet<>(INIT_PARAMS));
-    }
-    String location = filterConfig.getInitParameter(CONFIG_PARAM);
-    if (location == null || location.isBlank()) {
-      throw new IllegalArgumentException("init-param " + CONFIG_PARAM
-          + " is required: a file path or classpath:tollgate.yaml");
-    }
-    ClassLoader appLoader = filterConfig.getServletContext().getClassLoader();
-    TollgateConfigLoader.Builder loader = TollgateConfigLoader.builder();
-    if (appLoader != null) {
-      loader.classLoader(appLoader);
-    }
-    Builder builder = builder(loader.build().load(location.trim()));
-    String missing = filterConfig.getInitParameter(MISSING_TENANT_PARAM);
-    if (missing != null) {
-      builder.missingTenant(param(MISSING_TENANT_PARAM, () -> MissingTenant.parse(missing)));
-    }
-    String from = filterConfig.getInitParameter(TENANT_FROM_PARAM);
-    if (from != null) {
-      switch (from.trim()) {
-        case "config" -> { }
-        case "principal" -> builder.tenantResolver(TenantResolver.principal());
-        default -> throw new IllegalArgumentException("init-param " + TENANT_FROM_PARAM
-            + " must be config or principal, was " + shown(from));
-      }
-    }
-    String max = filterConfig.getInitParameter(MAX_BUFFERED_BODY_PARAM);
-    if (max != null) {
-      builder.maxBufferedBody(param(MAX_BUFFERED_BODY_PARAM, () -> bytes(max)));
-    }
-    String api = filterConfig.getInitParameter(API_PARAM);
-    if (api != null) {
-      builder.api(param(API_PARAM, () -> ProviderApi.fromConfig(api)));
-    }
-    return builder;
-  }
-
-  private interface Parse<T> {
-    T parse();
-  }
-
-  private static <T> T param(String name, Parse<T> parse) {
-    try {
-      return parse.parse();
-    } catch (IllegalArgumentException e) {
-      String problem = e.getMessage();
-      if (problem.startsWith(name + " ")) {
-        problem = problem.substring(name.length() + 1);
-      }
-      throw new IllegalArgumentException("init-param " + name + " " + problem, e);
-    }
-  }
-
-  private static int bytes(String value) {
-    try {
-      long parsed = Long.parseLong(value.trim());
-      if (parsed >= 0 && parsed <= MAX_MAX_BUFFERED_BODY) {
-        return (int) parsed;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("must be a number of bytes from 0 to " + MAX_MAX_BUFFERED_BODY
-        + ", was " + shown(value));
-  }
-
-  private static String shown(String value) {
-    return value.isEmpty() ? "\"\"" : value;
   }
 
   @Override
@@ -457,8 +376,11 @@ public final class TollgateFilter implements Filter {
     }
 
     private static SyntheticResponse missingTenantAnswer(TenantResolver custom, Optional<TenantsConfig> tenants) {
-      if (custom != null || tenants.isEmpty()) {
+      if (custom == TenantResolver.principal()) {
         return Answers.missingTenant("an authenticated user", true, false);
+      }
+      if (custom != null || tenants.isEmpty()) {
+        return Answers.missingTenant(null, false, false);
       }
       Optional<String> header = tenants.get().header();
       if (header.isPresent()) {

@@ -545,6 +545,8 @@ abstract class FilterContract {
     assertThat(header(alice, "x-tenant")).isEqualTo("alice");
     assertThat(anonymous.statusCode()).isEqualTo(401);
     assertThat(header(anonymous, "www-authenticate")).isNull();
+    assertThat(anonymous.body()).contains("Missing credentials: this endpoint needs an authenticated user to know"
+        + " who is calling. (Tollgate)");
   }
 
   @Test

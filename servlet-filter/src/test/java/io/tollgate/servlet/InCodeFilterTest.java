@@ -111,6 +111,20 @@ class InCodeFilterTest {
   }
 
   @Test
+  void aCustomTenantResolverWithoutADefaultRefusesWith400() throws Exception {
+    TollgateFilter filter = TollgateFilter.builder(IN_MEMORY)
+        .tenantResolver(request -> Optional.ofNullable(request.getParameter("org")))
+        .build();
+    try (App app = new App(filter)) {
+      HttpResponse<String> refused = app.chat("ignored");
+
+      assertThat(refused.statusCode()).isEqualTo(400);
+      assertThat(refused.body()).isEqualTo("{\"error\":{\"message\":\"Missing tenant: this endpoint needs to know who"
+          + " is calling. (Tollgate)\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"missing_tenant\"}}");
+    }
+  }
+
+  @Test
   void modeOffPassesEveryRequestUntouched() throws Exception {
     try (App app = new App(new TollgateFilter(config("tollgate:\n  mode: off\n")))) {
       HttpResponse<String> response = app.chat(null);
