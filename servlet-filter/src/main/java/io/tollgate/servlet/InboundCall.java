@@ -1,0 +1,132 @@
+package io.tollgate.servlet;
+
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.Reservation;
+import io.tollgate.llm.LlmProtocol;
+import io.tollgate.llm.LlmRequest;
+import io.tollgate.llm.Usage;
+import io.tollgate.llm.UsageTap;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletResponse;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One admitted request, from its reservation to its settle: shown the response body as the app
+ * writes it, settled once, as soon as the body is known to be complete: when the app closes the
+ * response's stream or writer, calls {@code AsyncContext.complete()}, or returns from the filter
+ * chain without going asynchronous; else on the container's {@link AsyncListener} events. Settling
+ * before the container ends the response means a client never sees its answer end before its
+ * tokens are settled.
+ *
+ * <p>What is settled: the usage the response reports (or the protocol's estimate of an LLM
+ * response that reports none); else nothing for a failed request (an exception, a timeout, a
+ * status of 400 or more: the request stays counted, its tokens are refunded); else the estimate.
+ */
+final class InboundCall implements AsyncListener {
+
+  private static final System.Logger LOG = System.getLogger(TollgateFilter.class.getName());
+
+  private final RateLimiter limiter;
+  private final Reservation reservation;
+  private final LlmProtocol protocol;
+  /** What the request body said, or null when the filter did not read it. */
+  private final LlmRequest request;
+  private final HttpServletResponse response;
+  /** False when the tenant has no token limit: nothing to learn from the body. */
+  private final boolean observe;
+  private final AtomicBoolean settled = new AtomicBoolean();
+  /** Made at the first byte, when the response's content type is known; guarded by this. */
+  private UsageTap tap;
+
+  InboundCall(RateLimiter limiter, Reservation reservation, LlmProtocol protocol, LlmRequest request,
+      HttpServletResponse response, boolean observe) {
+    this.limiter = limiter;
+    this.reservation = reservation;
+    this.protocol = protocol;
+    this.request = request;
+    this.response = response;
+    this.observe = observe;
+  }
+
+  /** Bytes of the response body, just written by the app. */
+  synchronized void onBytes(byte[] b, int off, int len) {
+    if (!observe || len <= 0 || settled.get()) {
+      return;
+    }
+    if (tap == null) {
+      String contentType = response.getContentType();
+      tap = request != null ? protocol.newUsageTap(contentType, request) : protocol.newUsageTap(contentType, false);
+    }
+    tap.onBytes(b, off, len);
+  }
+
+  /** The app reset the response before committing it: what it wrote so far was never sent. */
+  synchronized void restart() {
+    tap = null;
+  }
+
+  /** The body is complete, or the request failed with {@code failure} (what the app threw, or null). */
+  void end(Throwable failure) {
+    settle(failure);
+  }
+
+  @Override
+  public void onComplete(AsyncEvent event) {
+    settle(null);
+  }
+
+  @Override
+  public void onTimeout(AsyncEvent event) {
+    settle(new TimeoutException("the asynchronous request timed out"));
+  }
+
+  @Override
+  public void onError(AsyncEvent event) {
+    settle(event.getThrowable() != null ? event.getThrowable() : new IllegalStateException("async error"));
+  }
+
+  @Override
+  public void onStartAsync(AsyncEvent event) {
+    // Registered again by InboundRequest each time the app starts asynchronous processing.
+  }
+
+  private void settle(Throwable failure) {
+    if (!settled.compareAndSet(false, true)) {
+      return;
+    }
+    Usage usage;
+    synchronized (this) {
+      if (tap == null) {
+        usage = Usage.unknown();
+      } else {
+        if (failure == null) {
+          tap.onEnd();
+        } else {
+          tap.onError(failure);
+        }
+        usage = tap.result();
+      }
+    }
+    long tokens = tokensToSettle(usage, response.getStatus(), failure != null, reservation.tokens());
+    try {
+      limiter.settle(reservation, tokens);
+    } catch (RuntimeException e) {
+      // The response is gone already; the reservation keeps its estimate until its record expires.
+      LOG.log(Level.WARNING, "settling " + reservation + " with " + tokens + " tokens failed", e);
+    }
+  }
+
+  /** The rule of the class comment. */
+  static long tokensToSettle(Usage usage, int status, boolean failed, long estimate) {
+    if (usage.known()) {
+      return usage.totalTokens();
+    }
+    if (failed || status >= 400) {
+      return 0;
+    }
+    return estimate;
+  }
+}
