@@ -52,20 +52,25 @@ public final class RateLimitNotice {
     Objects.requireNonNull(decision, "decision");
     LimitState tightestRequests = tightest(decision, Dimension.REQUESTS);
     LimitState tightestTokens = tightest(decision, Dimension.TOKENS);
-    Dimension limitedBy = tightestRequests != null && tightestRequests.remaining() < 1
-        ? Dimension.REQUESTS : Dimension.TOKENS;
+    boolean neverFits = decision.outcome() == Outcome.NEVER_FITS;
+    Dimension limitedBy = neverFits
+        ? (tightestTokens != null && requestedTokens > tightestTokens.limit().capacity()
+            ? Dimension.TOKENS : Dimension.REQUESTS)
+        : (tightestRequests != null && tightestRequests.remaining() < 1
+            ? Dimension.REQUESTS : Dimension.TOKENS);
     if (limitedBy == Dimension.TOKENS && tightestTokens == null && tightestRequests != null) {
       limitedBy = Dimension.REQUESTS;
     }
     Builder builder = builder(limitedBy)
         .retryAfter(decision.retryAfter())
-        .neverFits(decision.outcome() == Outcome.NEVER_FITS)
+        .neverFits(neverFits)
         .requestedTokens(requestedTokens)
         .model(model);
-    if (tightestRequests != null) {
+    // a cost that never fits was refused without asking the backend: what remains is unknown
+    if (tightestRequests != null && !neverFits) {
       builder.requests(tightestRequests.limit().capacity(), tightestRequests.remaining(), tightestRequests.untilFull());
     }
-    if (tightestTokens != null) {
+    if (tightestTokens != null && !neverFits) {
       builder.tokens(tightestTokens.limit().capacity(), tightestTokens.remaining(), tightestTokens.untilFull());
     }
     LimitState limiting = limitedBy == Dimension.REQUESTS ? tightestRequests : tightestTokens;

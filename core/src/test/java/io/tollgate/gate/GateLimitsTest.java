@@ -112,6 +112,20 @@ class GateLimitsTest {
   }
 
   @Test
+  void aCallThatCanNeverFitGetsA429WithoutRetryAfter() throws Exception {
+    try (Gate gate = gate("", "tokens-per-minute: 10")) {
+      CallResult<HttpResponse<InputStream>> refused = call(gate);
+
+      SyntheticResponse response = ((CallResult.Synthetic<HttpResponse<InputStream>>) refused).response();
+      JsonNode body = new ObjectMapper().readTree(response.body());
+      assertThat(response.status()).isEqualTo(429);
+      assertThat(response.headers().first("retry-after")).isEmpty();
+      assertThat(body.at("/error/type").asText()).isEqualTo("tokens");
+      assertThat(provider.requestCount()).isZero();
+    }
+  }
+
+  @Test
   void aStreamedAnswerIsSettledWithItsReportedUsage() throws Exception {
     try (Gate gate = gate("", "tokens-per-day: 10000")) {
       CallResult<HttpResponse<InputStream>> result =
