@@ -1,0 +1,113 @@
+package io.tollgate.agent;
+
+import io.tollgate.agent.instrumentation.Installer;
+import io.tollgate.agent.instrumentation.InstrumentationModules;
+import io.tollgate.config.ConfigException;
+import io.tollgate.config.Mode;
+import io.tollgate.config.OnLimit;
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.config.TollgateConfigLoader;
+import io.tollgate.gate.Gate;
+import java.lang.instrument.Instrumentation;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Start-up, in order: arguments, configuration, gate, instrumentation. Every failure before the
+ * instrumentation is installed leaves the app exactly as it would be without the agent, after one
+ * line on stderr; under {@code strict: true} a bad configuration aborts start-up instead.
+ */
+final class AgentStartup {
+
+  /** How the agent came in: at launch ({@code premain}) or into a running JVM ({@code agentmain}). */
+  enum Attach { LAUNCH, RUNNING }
+
+  private static boolean started;
+
+  private AgentStartup() {}
+
+  static synchronized void start(String rawArguments, Instrumentation instrumentation, Attach attach) {
+    if (started) {
+      AgentLog.line("already running; ignoring a second attach");
+      return;
+    }
+    Map<String, String> environment = System.getenv();
+    AgentArguments arguments;
+    try {
+      arguments = AgentArguments.parse(rawArguments);
+    } catch (IllegalArgumentException e) {
+      refuse(e.getMessage(), e, rawArguments != null && rawArguments.contains("strict=true"), attach);
+      return;
+    }
+    Optional<String> location = ConfigLocation.resolve(arguments, System.getProperties(), environment);
+    if (location.isEmpty()) {
+      refuse("no configuration: give -javaagent:tollgate-agent.jar=config=/path/tollgate.yaml, "
+          + "-D" + ConfigLocation.PROPERTY + "=... or " + TollgateConfigLoader.LOCATION_VARIABLE
+          + "=...", null, arguments.strict(), attach);
+      return;
+    }
+    TollgateConfig config;
+    try {
+      config = TollgateConfigLoader.create().load(location.get());
+    } catch (ConfigException e) {
+      refuse(e.getMessage(), e, StrictFlag.of(arguments, location.get(), environment), attach);
+      return;
+    } catch (RuntimeException | LinkageError e) {
+      refuse("configuration " + location.get() + " cannot be read: " + e, e,
+          StrictFlag.of(arguments, location.get(), environment), attach);
+      return;
+    }
+    if (config.mode() == Mode.OFF) {
+      AgentLog.line("off (tollgate.mode: off in " + location.get() + "): nothing instrumented");
+      return;
+    }
+    try {
+      Gate gate = Gate.create(config);
+      Gate neverWaits = config.onLimit() == OnLimit.WAIT
+          ? Gate.builder(rejecting(config)).limiter(gate.limiter()).breakers(gate.breakers()).build()
+          : gate;
+      AgentGates.install(gate, neverWaits);
+      Runtime.getRuntime().addShutdownHook(new Thread(gate::close, "tollgate-shutdown"));
+      Installer.install(instrumentation, InstrumentationModules.all());
+      started = true;
+      AgentLog.line("on: mode " + config.mode().name().toLowerCase(java.util.Locale.ROOT)
+          + ", providers " + config.providers().keySet()
+          + ", limiter " + (config.redis().isPresent() ? "redis" : "in-memory")
+          + ", instrumented " + InstrumentationModules.names());
+    } catch (RuntimeException | LinkageError e) {
+      AgentGates.install(null, null);
+      refuse("cannot start: " + e, e, config.strict(), attach);
+    }
+  }
+
+  /**
+   * Leaves the app alone, or under {@code strict} stops it from starting: at launch the JVM exits
+   * with status 1 before {@code main}; a late attach is refused with an exception.
+   */
+  private static void refuse(String problem, Throwable cause, boolean strict, Attach attach) {
+    if (!strict) {
+      AgentLog.failure("disabled: " + problem, cause);
+      return;
+    }
+    AgentLog.failure("start-up aborted (strict: true): " + problem, cause);
+    if (attach == Attach.LAUNCH) {
+      System.exit(1);
+    }
+    throw new IllegalStateException("Tollgate refused to start: " + AgentLog.oneLine(problem));
+  }
+
+  /** {@code config} with {@code on-limit: reject}: what threads that must never block run. */
+  static TollgateConfig rejecting(TollgateConfig config) {
+    TollgateConfig.Builder builder = TollgateConfig.builder()
+        .mode(config.mode())
+        .onLimit(OnLimit.REJECT)
+        .maxWait(config.maxWait())
+        .strict(config.strict())
+        .breaker(config.breaker())
+        .tokens(config.tokens());
+    config.redis().ifPresent(builder::redis);
+    config.providers().values().forEach(builder::provider);
+    config.tenants().ifPresent(builder::tenants);
+    return builder.build();
+  }
+}
