@@ -1,12 +1,14 @@
 package io.tollgate.agent.instrumentation;
 
+import io.tollgate.agent.okhttp.OkHttpInstrumentationModule;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** Every client library the agent instruments. Adding one is one line here. */
 public final class InstrumentationModules {
 
-  private static final List<InstrumentationModule> ALL = List.of();
+  private static final List<InstrumentationModule> ALL = List.of(
+      new OkHttpInstrumentationModule());
 
   private InstrumentationModules() {}
 
