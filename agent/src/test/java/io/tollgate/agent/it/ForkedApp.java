@@ -33,6 +33,8 @@ final class ForkedApp {
   private final List<String> arguments = new ArrayList<>();
   private final String okhttp;
   private final Path workDir;
+  private String mainClass = "io.tollgate.agent.it.app.OkHttpApp";
+  private String classPath;
 
   private ForkedApp(String okhttp, Path workDir) {
     this.okhttp = okhttp;
@@ -42,6 +44,28 @@ final class ForkedApp {
   /** An app on OkHttp line {@code okhttp} ("3", "4", "5"), its output files in {@code workDir}. */
   static ForkedApp okhttp(String okhttp, Path workDir) {
     return new ForkedApp(okhttp, workDir);
+  }
+
+  /**
+   * {@code mainClass} from {@code classPath} instead of the app on the OkHttp line's class path;
+   * {@code arguments} go first.
+   */
+  static ForkedApp launcher(Path workDir, String classPath, String mainClass, String... arguments) {
+    ForkedApp app = new ForkedApp(null, workDir);
+    app.classPath = classPath;
+    app.mainClass = mainClass;
+    app.arguments.addAll(List.of(arguments));
+    return app;
+  }
+
+  /** Where the OkHttp line's jars are. */
+  static Path libs(String okhttp) {
+    return Path.of(System.getProperty("tollgate.it.libs", "target/it-libs"), "okhttp-" + okhttp);
+  }
+
+  /** The compiled test sources, which hold the apps. */
+  static Path appClasses() {
+    return Path.of(System.getProperty("tollgate.it.app.classes", "target/test-classes"));
   }
 
   static Path agentJar() {
@@ -88,8 +112,8 @@ final class ForkedApp {
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m"));
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(classPath());
-    command.add("io.tollgate.agent.it.app.OkHttpApp");
+    command.add(classPath != null ? classPath : classPath());
+    command.add(mainClass);
     command.addAll(arguments);
     Files.createDirectories(workDir);
     ProcessBuilder builder = new ProcessBuilder(command)
@@ -118,8 +142,8 @@ final class ForkedApp {
 
   private String classPath() throws IOException {
     List<String> entries = new ArrayList<>();
-    entries.add(System.getProperty("tollgate.it.app.classes", "target/test-classes"));
-    Path libs = Path.of(System.getProperty("tollgate.it.libs", "target/it-libs"), "okhttp-" + okhttp);
+    entries.add(appClasses().toString());
+    Path libs = libs(okhttp);
     try (Stream<Path> jars = Files.list(libs)) {
       jars.filter(p -> p.toString().endsWith(".jar")).sorted().forEach(p -> entries.add(p.toString()));
     }
