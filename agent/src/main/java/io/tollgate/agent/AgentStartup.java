@@ -31,6 +31,7 @@ final class AgentStartup {
       AgentLog.line("already running; ignoring a second attach");
       return;
     }
+    long startNanos = System.nanoTime();
     Map<String, String> environment = System.getenv();
     AgentArguments arguments;
     try {
@@ -61,6 +62,7 @@ final class AgentStartup {
       AgentLog.line("off (tollgate.mode: off in " + location.get() + "): nothing instrumented");
       return;
     }
+    long configNanos = System.nanoTime();
     try {
       Gate gate = Gate.create(config);
       Gate neverWaits = config.onLimit() == OnLimit.WAIT
@@ -68,8 +70,15 @@ final class AgentStartup {
           : gate;
       AgentGates.install(gate, neverWaits);
       Runtime.getRuntime().addShutdownHook(new Thread(gate::close, "tollgate-shutdown"));
+      long gateNanos = System.nanoTime();
       Installer.install(instrumentation, InstrumentationModules.all());
       started = true;
+      long endNanos = System.nanoTime();
+      if (AgentLog.DEBUG) {
+        AgentLog.line("started in " + millis(startNanos, endNanos) + " ms: configuration "
+            + millis(startNanos, configNanos) + " ms, gate " + millis(configNanos, gateNanos)
+            + " ms, instrumentation " + millis(gateNanos, endNanos) + " ms");
+      }
       AgentLog.line("on: mode " + config.mode().name().toLowerCase(java.util.Locale.ROOT)
           + ", providers " + config.providers().keySet()
           + ", limiter " + (config.redis().isPresent() ? "redis" : "in-memory")
@@ -94,6 +103,10 @@ final class AgentStartup {
       System.exit(1);
     }
     throw new IllegalStateException("Tollgate refused to start: " + AgentLog.oneLine(problem));
+  }
+
+  private static long millis(long fromNanos, long toNanos) {
+    return (toNanos - fromNanos) / 1_000_000;
   }
 
   /** {@code config} with {@code on-limit: reject}: what threads that must never block run. */
