@@ -25,6 +25,11 @@ import okio.Okio;
 final class GatedCall {
 
   private static final byte[] NO_BODY = new byte[0];
+  /**
+   * A body announced larger than this (a file or audio upload to the provider's host) is not
+   * buffered: the call passes untouched, as a call Tollgate does not limit.
+   */
+  static final long MAX_BUFFERED_BODY = 16L * 1024 * 1024;
 
   private GatedCall() {}
 
@@ -33,7 +38,8 @@ final class GatedCall {
     URI uri;
     try {
       uri = request.url().uri();
-      if (gate.providerFor(uri).isEmpty() || (body != null && isDuplex(body))) {
+      if (gate.providerFor(uri).isEmpty()
+          || (body != null && (isDuplex(body) || body.contentLength() > MAX_BUFFERED_BODY))) {
         return chain.proceed(request);
       }
     } catch (RuntimeException | LinkageError e) {

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -21,21 +20,17 @@ public final class TollgateInterceptor implements Interceptor {
 
   static final String WHERE = "okhttp.interceptor";
 
-  private final Supplier<Gate> gates;
+  /** Null for the agent's: the gates of this JVM ({@link AgentGates}) while Tollgate runs. */
+  private final Gate gate;
 
   /** The agent's: the gate of this JVM while Tollgate runs, nothing otherwise. */
   public TollgateInterceptor() {
-    this(AgentGates::forCurrentThread);
+    this.gate = null;
   }
 
   /** Through {@code gate}, without the agent. */
   public TollgateInterceptor(Gate gate) {
-    Objects.requireNonNull(gate, "gate");
-    this.gates = () -> gate;
-  }
-
-  private TollgateInterceptor(Supplier<Gate> gates) {
-    this.gates = gates;
+    this.gate = Objects.requireNonNull(gate, "gate");
   }
 
   /**
@@ -64,18 +59,19 @@ public final class TollgateInterceptor implements Interceptor {
   @Override
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
-    Gate gate = null;
+    Gate through = null;
     try {
-      Gate candidate = gates.get();
-      if (candidate != null && candidate.watchesHost(request.url().host())) {
-        gate = candidate;
+      Gate configured = gate != null ? gate : AgentGates.gate();
+      if (configured != null && configured.watchesHost(request.url().host())) {
+        // only a call to a provider's host asks which gate this thread gets
+        through = gate != null ? gate : AgentGates.forCurrentThread();
       }
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
     }
-    if (gate == null) {
+    if (through == null) {
       return chain.proceed(request);
     }
-    return GatedCall.run(gate, chain, request);
+    return GatedCall.run(through, chain, request);
   }
 }
