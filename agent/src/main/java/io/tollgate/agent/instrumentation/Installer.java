@@ -29,6 +29,7 @@ public final class Installer {
         .disableClassFormatChanges()
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
+        .with(new RetransformationListener())
         .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
         .with(new FailureListener())
         .ignore(IgnoredTypes.matcher());
@@ -77,6 +78,17 @@ public final class Installer {
           .include(Installer.class.getClassLoader())
           .withExceptionHandler(countingHandler())
           .advice(methods, adviceClassName));
+    }
+  }
+
+  /** Logs a batch of already loaded classes the JVM refused to retransform; they stay as they were. */
+  private static final class RetransformationListener
+      extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
+    @Override
+    public Iterable<? extends List<Class<?>>> onError(int index, List<Class<?>> batch,
+        Throwable throwable, List<Class<?>> types) {
+      InternalFailures.record("retransforming " + batch, throwable);
+      return List.of();
     }
   }
 

@@ -1,6 +1,7 @@
 package io.tollgate.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.tollgate.agent.it.ForkedApp.AppCall;
 import io.tollgate.agent.it.ForkedApp.Run;
@@ -9,12 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * OkHttp where containers and fat-jar launchers put it: in a class loader below the system one,
- * out of the agent's sight. Two such loaders, OkHttp 3.14 in one and 5.x in the other, in one JVM.
+ * OkHttp where the agent does not find it at start-up: in class loaders below the system one (as
+ * containers and fat-jar launchers load it), and already loaded when the agent is attached late.
  */
 class ClassLoadersIT {
 
@@ -24,6 +26,11 @@ class ClassLoadersIT {
       + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
 
   @TempDir Path dir;
+
+  @BeforeEach
+  void reset() {
+    provider.reset();
+  }
 
   @Test
   void injectsTheHelpersIntoEachLoaderThatHasOkHttpAndAllShareTheJvmsGate() throws Exception {
@@ -56,6 +63,37 @@ class ClassLoadersIT {
         .as("one request an hour: OkHttp 3's call took it, OkHttp 5's is limited")
         .containsExactly(200, 429);
     assertThat(provider.requestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void attachedToARunningAppRetransformsTheOkHttpClassesAlreadyLoaded() throws Exception {
+    Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
+        tollgate:
+          providers:
+            openai:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-hour: 1
+        """.formatted(provider.baseUrl()));
+
+    Run run = ForkedApp.okhttp("4", dir.resolve("run"))
+        .mainClass("io.tollgate.agent.it.app.LateAttachApp")
+        .jvmOption("-Djdk.attach.allowAttachSelf=true")
+        .argument(ForkedApp.agentJar().toAbsolutePath().toString())
+        .argument("config=" + config)
+        .argument(provider.baseUrl() + "/v1/chat/completions")
+        .argument(CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.tollgateLines()).as(run.toString()).singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.calls()).extracting(AppCall::mode, AppCall::status)
+        .as("a client built after the attach is limited (one request an hour); one built before "
+            + "keeps the interceptors it had")
+        .containsExactly(tuple("before", 200), tuple("after", 200), tuple("after", 429),
+            tuple("before", 200));
+    assertThat(provider.requestCount()).isEqualTo(3);
   }
 
   private static Path copyClasses(Path target, String simpleName) throws Exception {

@@ -80,6 +80,16 @@ final class ForkedApp {
     return this;
   }
 
+  ForkedApp mainClass(String mainClass) {
+    this.mainClass = mainClass;
+    return this;
+  }
+
+  ForkedApp argument(String argument) {
+    arguments.add(argument);
+    return this;
+  }
+
   ForkedApp jvmOption(String option) {
     jvmOptions.add(option);
     return this;

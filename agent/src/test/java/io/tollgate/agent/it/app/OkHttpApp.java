@@ -83,7 +83,7 @@ public final class OkHttpApp {
     return line.get(30, TimeUnit.SECONDS);
   }
 
-  private static String describe(Response response, boolean stream) throws IOException {
+  static String describe(Response response, boolean stream) throws IOException {
     byte[] body;
     if (stream) {
       // read as a streaming client does: small reads as the events arrive
