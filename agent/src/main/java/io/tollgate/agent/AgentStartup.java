@@ -11,6 +11,9 @@ import io.tollgate.gate.Gate;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import net.bytebuddy.agent.builder.AgentBuilder;
 
 /**
  * Start-up, in order: arguments, configuration, gate, instrumentation. Every failure before the
@@ -26,7 +29,7 @@ final class AgentStartup {
 
   private AgentStartup() {}
 
-  static synchronized void start(String rawArguments, Instrumentation instrumentation, Attach attach) {
+  static synchronized void start(String rawArguments, Instrumentation jvm, Attach attach) {
     if (started) {
       AgentLog.line("already running; ignoring a second attach");
       return;
@@ -41,6 +44,7 @@ final class AgentStartup {
       return;
     }
     Optional<String> location = ConfigLocation.resolve(arguments, System.getProperties(), environment);
+    FutureTask<AgentBuilder> instrumentation = location.isEmpty() ? null : prepareInstrumentation();
     if (location.isEmpty()) {
       refuse("no configuration: give -javaagent:tollgate-agent.jar=config=/path/tollgate.yaml, "
           + "-D" + ConfigLocation.PROPERTY + "=... or " + TollgateConfigLoader.LOCATION_VARIABLE
@@ -71,7 +75,7 @@ final class AgentStartup {
       AgentGates.install(gate, neverWaits);
       Runtime.getRuntime().addShutdownHook(new Thread(gate::close, "tollgate-shutdown"));
       long gateNanos = System.nanoTime();
-      Installer.install(instrumentation, InstrumentationModules.all());
+      Installer.install(jvm, built(instrumentation));
       started = true;
       long endNanos = System.nanoTime();
       if (AgentLog.DEBUG) {
@@ -103,6 +107,27 @@ final class AgentStartup {
       System.exit(1);
     }
     throw new IllegalStateException("Tollgate refused to start: " + AgentLog.oneLine(problem));
+  }
+
+  /** ByteBuddy's set-up, on a thread of its own while the configuration is read and the gate built. */
+  private static FutureTask<AgentBuilder> prepareInstrumentation() {
+    FutureTask<AgentBuilder> task = new FutureTask<>(
+        () -> Installer.prepare(InstrumentationModules.all()));
+    Thread thread = new Thread(task, "tollgate-start");
+    thread.setDaemon(true);
+    thread.start();
+    return task;
+  }
+
+  private static AgentBuilder built(FutureTask<AgentBuilder> task) {
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while preparing the instrumentation", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("preparing the instrumentation failed: " + e.getCause(), e.getCause());
+    }
   }
 
   private static long millis(long fromNanos, long toNanos) {

@@ -24,7 +24,11 @@ public final class Installer {
 
   private Installer() {}
 
-  public static void install(Instrumentation instrumentation, List<InstrumentationModule> modules) {
+  /**
+   * Builds the agent builder without installing it: ByteBuddy's set-up is most of the agent's
+   * start-up time, so it can run on a thread of its own while the configuration is read.
+   */
+  public static AgentBuilder prepare(List<InstrumentationModule> modules) {
     AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
         .disableClassFormatChanges()
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -43,7 +47,12 @@ public final class Installer {
         builder = advices.builder;
       }
     }
-    builder.installOn(instrumentation);
+    return builder;
+  }
+
+  /** Starts transforming: classes loaded from now on, and those already loaded (retransformed). */
+  public static void install(Instrumentation instrumentation, AgentBuilder prepared) {
+    prepared.installOn(instrumentation);
   }
 
   private static AgentBuilder.Transformer injecting(HelperInjector helpers) {
