@@ -29,6 +29,7 @@ public final class Installer {
    * start-up time, so it can run on a thread of its own while the configuration is read.
    */
   public static AgentBuilder prepare(List<InstrumentationModule> modules) {
+    AgentVisibility seesTheAgent = new AgentVisibility();
     AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
         .disableClassFormatChanges()
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -40,7 +41,7 @@ public final class Installer {
     for (InstrumentationModule module : modules) {
       HelperInjector helpers = new HelperInjector(module.name(), module.helperClassNames());
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher())
+        AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher(), seesTheAgent)
             .transform(injecting(helpers));
         AdviceCollector advices = new AdviceCollector(extendable);
         type.transform(advices);
@@ -96,7 +97,7 @@ public final class Installer {
     @Override
     public Iterable<? extends List<Class<?>>> onError(int index, List<Class<?>> batch,
         Throwable throwable, List<Class<?>> types) {
-      InternalFailures.record("retransforming " + batch, throwable);
+      InternalFailures.record("retransforming loaded classes", throwable);
       return List.of();
     }
   }

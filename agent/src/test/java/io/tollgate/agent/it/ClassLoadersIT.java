@@ -66,6 +66,35 @@ class ClassLoadersIT {
   }
 
   @Test
+  void leavesALoaderThatCannotSeeTheAgentAlone() throws Exception {
+    Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
+        tollgate:
+          providers:
+            openai:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-hour: 1
+        """.formatted(provider.baseUrl()));
+    Path launcher = copyClasses(dir.resolve("launcher"), "ChildLoaderLauncher");
+    Path app = copyClasses(dir.resolve("app-classes"), "OkHttpApp");
+
+    Run run = ForkedApp.launcher(dir.resolve("run"), launcher.toString(),
+            "io.tollgate.agent.it.app.ChildLoaderLauncher",
+            app.toString(), ForkedApp.libs("4").toAbsolutePath().toString(), "--")
+        .jvmOption("-Dlauncher.isolated=true")
+        .withAgent("config=" + config)
+        .calls(2, "sync", provider.baseUrl() + "/v1/chat/completions", CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.stderr()).as("no failure of ours, not even a suppressed one")
+        .singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.calls()).extracting(AppCall::status).containsExactly(200, 200);
+    assertThat(provider.requestCount()).isEqualTo(2);
+  }
+
+  @Test
   void attachedToARunningAppRetransformsTheOkHttpClassesAlreadyLoaded() throws Exception {
     Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
         tollgate:

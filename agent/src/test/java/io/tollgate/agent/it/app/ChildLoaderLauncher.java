@@ -12,6 +12,9 @@ import java.util.List;
  * (the system loader its parent) holding the app and its OkHttp, once per OkHttp given, in one JVM.
  *
  * <pre>ChildLoaderLauncher APP_CLASSES LIBS_DIR [LIBS_DIR...] -- APP_ARGS...</pre>
+ *
+ * With {@code -Dlauncher.isolated=true} the loaders' parent is the platform loader, as in OSGi:
+ * nothing on the class path, the agent jar included, is visible from them.
  */
 public final class ChildLoaderLauncher {
 
@@ -27,8 +30,9 @@ public final class ChildLoaderLauncher {
       for (File jar : new File(libs).listFiles((dir, name) -> name.endsWith(".jar"))) {
         urls.add(jar.toURI().toURL());
       }
-      try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new),
-          ClassLoader.getSystemClassLoader())) {
+      ClassLoader parent = Boolean.getBoolean("launcher.isolated")
+          ? ClassLoader.getPlatformClassLoader() : ClassLoader.getSystemClassLoader();
+      try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), parent)) {
         Thread.currentThread().setContextClassLoader(loader);
         System.out.println("loader " + new File(libs).getName());
         Class.forName("io.tollgate.agent.it.app.OkHttpApp", true, loader)
