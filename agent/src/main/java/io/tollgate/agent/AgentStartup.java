@@ -35,6 +35,7 @@ final class AgentStartup {
       return;
     }
     long startNanos = System.nanoTime();
+    keepByteBuddyOffUnsafe();
     Map<String, String> environment = System.getenv();
     AgentArguments arguments;
     try {
@@ -44,7 +45,7 @@ final class AgentStartup {
       return;
     }
     Optional<String> location = ConfigLocation.resolve(arguments, System.getProperties(), environment);
-    FutureTask<AgentBuilder> instrumentation = location.isEmpty() ? null : prepareInstrumentation();
+    FutureTask<AgentBuilder> instrumentation = location.isEmpty() ? null : prepareInstrumentation(jvm);
     if (location.isEmpty()) {
       refuse("no configuration: give -javaagent:tollgate-agent.jar=config=/path/tollgate.yaml, "
           + "-D" + ConfigLocation.PROPERTY + "=... or " + TollgateConfigLoader.LOCATION_VARIABLE
@@ -109,10 +110,23 @@ final class AgentStartup {
     throw new IllegalStateException("Tollgate refused to start: " + AgentLog.oneLine(problem));
   }
 
+  /**
+   * The agent's (relocated) ByteBuddy must not touch {@code sun.misc.Unsafe}: from JDK 24 the JVM
+   * prints warnings about it on the app's stderr. Helpers are injected without it; this switch
+   * (ByteBuddy's {@code net.bytebuddy.safe}, under the relocated name, so an app's own ByteBuddy is
+   * not affected) keeps ByteBuddy's own probing off it.
+   */
+  private static void keepByteBuddyOffUnsafe() {
+    String property = AgentBuilder.class.getPackageName().replace(".agent.builder", "") + ".safe";
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, "true");
+    }
+  }
+
   /** ByteBuddy's set-up, on a thread of its own while the configuration is read and the gate built. */
-  private static FutureTask<AgentBuilder> prepareInstrumentation() {
+  private static FutureTask<AgentBuilder> prepareInstrumentation(Instrumentation jvm) {
     FutureTask<AgentBuilder> task = new FutureTask<>(
-        () -> Installer.prepare(InstrumentationModules.all()));
+        () -> Installer.prepare(jvm, InstrumentationModules.all()));
     Thread thread = new Thread(task, "tollgate-start");
     thread.setDaemon(true);
     thread.start();

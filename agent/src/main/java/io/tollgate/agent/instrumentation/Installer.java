@@ -28,7 +28,8 @@ public final class Installer {
    * Builds the agent builder without installing it: ByteBuddy's set-up is most of the agent's
    * start-up time, so it can run on a thread of its own while the configuration is read.
    */
-  public static AgentBuilder prepare(List<InstrumentationModule> modules) {
+  public static AgentBuilder prepare(Instrumentation instrumentation,
+      List<InstrumentationModule> modules) {
     AgentVisibility seesTheAgent = new AgentVisibility();
     AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
         .disableClassFormatChanges()
@@ -39,7 +40,8 @@ public final class Installer {
         .with(new FailureListener())
         .ignore(IgnoredTypes.matcher());
     for (InstrumentationModule module : modules) {
-      HelperInjector helpers = new HelperInjector(module.name(), module.helperClassNames());
+      HelperInjector helpers = new HelperInjector(instrumentation, module.name(),
+          module.helperClassNames());
       for (TypeInstrumentation type : module.typeInstrumentations()) {
         AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher(), seesTheAgent)
             .transform(injecting(helpers));

@@ -117,7 +117,9 @@ final class ForkedApp {
 
   Process start() throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // -Dtollgate.it.java=/path/to/bin/java runs the apps on another JDK
+    command.add(System.getProperty("tollgate.it.java",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     // a short-lived JVM on a shared 2-core machine: cheap JIT and GC
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m"));
     command.addAll(jvmOptions);
