@@ -72,23 +72,21 @@ final class GatedCall {
       InternalFailures.record(TollgateInterceptor.WHERE, e);
       return transport.recover();
     }
+    if (result instanceof CallResult.Forwarded<Response> forwarded) {
+      Response response = transport.deliverable(forwarded.response());
+      try {
+        return tapped(response, forwarded.usage());
+      } catch (RuntimeException | LinkageError e) {
+        InternalFailures.record(TollgateInterceptor.WHERE, e);
+        return response;
+      }
+    }
     try {
-      return toResponse(result, request, transport);
+      return synthetic(((CallResult.Synthetic<Response>) result).response(), request);
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(TollgateInterceptor.WHERE, e);
-      if (result instanceof CallResult.Forwarded<Response> forwarded) {
-        return transport.deliverable(forwarded.response());
-      }
       return chain.proceed(sendable);
     }
-  }
-
-  static Response toResponse(CallResult<Response> result, Request request,
-      OkHttpTransport transport) {
-    if (result instanceof CallResult.Forwarded<Response> forwarded) {
-      return tapped(transport.deliverable(forwarded.response()), forwarded.usage());
-    }
-    return synthetic(((CallResult.Synthetic<Response>) result).response(), request);
   }
 
   /** The provider's response, its body passing every byte the app reads through {@code usage}. */
