@@ -1,0 +1,51 @@
+package io.tollgate.agent.instrumentation;
+
+import io.tollgate.agent.AgentGates;
+import io.tollgate.gate.Gate;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * Whether a class loader sees the agent's own classes (the bridge and the core) as the agent
+ * loaded them: advice and helpers defined there link against them. A loader that does not
+ * delegate {@code io.tollgate.*} to the system loader (an OSGi bundle, another agent's loader), or
+ * that has a Tollgate core of its own, is left alone: its classes are not transformed at all.
+ */
+final class AgentVisibility implements ElementMatcher<ClassLoader> {
+
+  private static final String[] OTHER_AGENTS = {
+      "io.opentelemetry.javaagent.", "co.elastic.apm.", "datadog.", "com.datadog.", "com.newrelic.",
+      "com.dynatrace.", "org.apache.skywalking."};
+
+  private final Map<ClassLoader, Boolean> seen = Collections.synchronizedMap(new WeakHashMap<>());
+
+  @Override
+  public boolean matches(ClassLoader loader) {
+    if (loader == null) {
+      return false; // the boot loader: nothing of ours is there
+    }
+    Boolean known = seen.get(loader);
+    if (known == null) {
+      known = check(loader);
+      seen.put(loader, known);
+    }
+    return known;
+  }
+
+  private static boolean check(ClassLoader loader) {
+    String type = loader.getClass().getName();
+    for (String prefix : OTHER_AGENTS) {
+      if (type.startsWith(prefix)) {
+        return false;
+      }
+    }
+    try {
+      return Class.forName(AgentGates.class.getName(), false, loader) == AgentGates.class
+          && Class.forName(Gate.class.getName(), false, loader) == Gate.class;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+}

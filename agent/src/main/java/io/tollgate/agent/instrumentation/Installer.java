@@ -1,0 +1,115 @@
+package io.tollgate.agent.instrumentation;
+
+import io.tollgate.agent.InternalFailures;
+import java.lang.instrument.Instrumentation;
+import java.util.List;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Installs the modules' advice with one {@link AgentBuilder}: retransformation without class
+ * format changes, so classes loaded before the agent (or before a late attach) are instrumented
+ * too and other agents' transformations are kept; helpers injected into each library's loader
+ * before its types are transformed.
+ */
+public final class Installer {
+
+  private Installer() {}
+
+  /**
+   * Builds the agent builder without installing it: ByteBuddy's set-up is most of the agent's
+   * start-up time, so it can run on a thread of its own while the configuration is read.
+   */
+  public static AgentBuilder prepare(Instrumentation instrumentation,
+      List<InstrumentationModule> modules) {
+    AgentVisibility seesTheAgent = new AgentVisibility();
+    AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+        .disableClassFormatChanges()
+        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+        .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
+        .with(new RetransformationListener())
+        .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+        .with(new FailureListener())
+        .ignore(IgnoredTypes.matcher());
+    for (InstrumentationModule module : modules) {
+      HelperInjector helpers = new HelperInjector(instrumentation, module.name(),
+          module.helperClassNames());
+      for (TypeInstrumentation type : module.typeInstrumentations()) {
+        AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher(), seesTheAgent)
+            .transform(injecting(helpers));
+        AdviceCollector advices = new AdviceCollector(extendable);
+        type.transform(advices);
+        builder = advices.builder;
+      }
+    }
+    return builder;
+  }
+
+  /** Starts transforming: classes loaded from now on, and those already loaded (retransformed). */
+  public static void install(Instrumentation instrumentation, AgentBuilder prepared) {
+    prepared.installOn(instrumentation);
+  }
+
+  private static AgentBuilder.Transformer injecting(HelperInjector helpers) {
+    return (DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
+        JavaModule module, java.security.ProtectionDomain domain) -> {
+      helpers.injectInto(loader);
+      return builder;
+    };
+  }
+
+  /** Sends what advice throws (and suppresses) to {@link InternalFailures#adviceFailed}. */
+  private static Advice.ExceptionHandler countingHandler() {
+    try {
+      return new Advice.ExceptionHandler.Simple(MethodInvocation.invoke(
+          new MethodDescription.ForLoadedMethod(
+              InternalFailures.class.getMethod("adviceFailed", Throwable.class))));
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static final class AdviceCollector implements TypeInstrumentation.Advices {
+    private AgentBuilder.Identified.Extendable builder;
+
+    AdviceCollector(AgentBuilder.Identified.Extendable builder) {
+      this.builder = builder;
+    }
+
+    @Override
+    public void apply(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
+      builder = builder.transform(new AgentBuilder.Transformer.ForAdvice()
+          .include(Installer.class.getClassLoader())
+          .withExceptionHandler(countingHandler())
+          .advice(methods, adviceClassName));
+    }
+  }
+
+  /** Logs a batch of already loaded classes the JVM refused to retransform; they stay as they were. */
+  private static final class RetransformationListener
+      extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
+    @Override
+    public Iterable<? extends List<Class<?>>> onError(int index, List<Class<?>> batch,
+        Throwable throwable, List<Class<?>> types) {
+      InternalFailures.record("retransforming loaded classes", throwable);
+      return List.of();
+    }
+  }
+
+  /** Logs a type that could not be transformed, once per kind; the type stays as it was. */
+  private static final class FailureListener extends AgentBuilder.Listener.Adapter {
+    @Override
+    public void onError(String typeName, ClassLoader classLoader, JavaModule module,
+        boolean loaded, Throwable throwable) {
+      InternalFailures.record("instrumenting " + typeName, throwable);
+    }
+  }
+}

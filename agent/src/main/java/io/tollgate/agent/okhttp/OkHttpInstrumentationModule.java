@@ -1,0 +1,37 @@
+package io.tollgate.agent.okhttp;
+
+import io.tollgate.agent.instrumentation.InstrumentationModule;
+import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.util.List;
+
+/**
+ * OkHttp 3.14+, 4.x and 5.x: one application interceptor, first in every client's chain, added
+ * where the builders are made; and the synchronous {@code execute()} marked as a thread that may
+ * wait.
+ */
+public final class OkHttpInstrumentationModule implements InstrumentationModule {
+
+  private static final String HELPERS = "io.tollgate.agent.okhttp.helpers.";
+
+  @Override
+  public String name() {
+    return "okhttp";
+  }
+
+  @Override
+  public List<TypeInstrumentation> typeInstrumentations() {
+    return List.of(new OkHttpClientBuilderInstrumentation(), new RealCallInstrumentation());
+  }
+
+  @Override
+  public List<String> helperClassNames() {
+    return List.of(
+        HELPERS + "UsageObserverStream",
+        HELPERS + "UsageTappingSource",
+        HELPERS + "OkHttpTransport",
+        HELPERS + "OkHttpTransport$ProceedFailure",
+        HELPERS + "OkHttpMessages",
+        HELPERS + "GatedCall",
+        HELPERS + "TollgateInterceptor");
+  }
+}

@@ -1,0 +1,45 @@
+package io.tollgate.agent.okhttp;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.tollgate.agent.CallerThreads;
+import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * Marks the app's thread for the length of a synchronous {@code Call.execute()}: only there may a
+ * limited call wait ({@code on-limit: wait}); calls run by {@code enqueue} on OkHttp's dispatcher
+ * are answered at once.
+ */
+public final class RealCallInstrumentation implements TypeInstrumentation {
+
+  @Override
+  public ElementMatcher<TypeDescription> typeMatcher() {
+    // 3.x, then 4.x and 5.x
+    return namedOneOf("okhttp3.RealCall", "okhttp3.internal.connection.RealCall");
+  }
+
+  @Override
+  public void transform(Advices advices) {
+    advices.apply(named("execute").and(takesArguments(0)), getClass().getName() + "$ExecuteAdvice");
+  }
+
+  /** Inlined around {@code RealCall.execute()}. */
+  public static final class ExecuteAdvice {
+    private ExecuteAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter() {
+      CallerThreads.enter();
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    public static void exit() {
+      CallerThreads.exit();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.tollgate.agent.okhttp.helpers;
+
+import io.tollgate.agent.AgentGates;
+import io.tollgate.agent.InternalFailures;
+import io.tollgate.gate.Gate;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import okhttp3.Interceptor;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * Puts every call to a configured provider through the {@link Gate}: limits, fallback, settle from
+ * the body as the app reads it. Any other call goes on untouched after one host comparison.
+ */
+public final class TollgateInterceptor implements Interceptor {
+
+  static final String WHERE = "okhttp.interceptor";
+
+  /** Null for the agent's: the gates of this JVM ({@link AgentGates}) while Tollgate runs. */
+  private final Gate gate;
+
+  /** The agent's: the gate of this JVM while Tollgate runs, nothing otherwise. */
+  public TollgateInterceptor() {
+    this.gate = null;
+  }
+
+  /** Through {@code gate}, without the agent. */
+  public TollgateInterceptor(Gate gate) {
+    this.gate = Objects.requireNonNull(gate, "gate");
+  }
+
+  /**
+   * Makes Tollgate's interceptor the first application interceptor of {@code builder}, once: a
+   * builder copied from a client ({@code client.newBuilder()}) already has one, possibly twice
+   * (OkHttp 4 copies the client's list after its own constructor ran).
+   */
+  public static void addTo(OkHttpClient.Builder builder) {
+    List<Interceptor> interceptors = builder.interceptors();
+    boolean present = false;
+    for (Iterator<Interceptor> it = interceptors.iterator(); it.hasNext(); ) {
+      Interceptor interceptor = it.next();
+      // by name: a copy injected into another class loader is the same interceptor
+      if (interceptor != null && interceptor.getClass().getName().equals(TollgateInterceptor.class.getName())) {
+        if (present) {
+          it.remove();
+        }
+        present = true;
+      }
+    }
+    if (!present) {
+      interceptors.add(0, new TollgateInterceptor());
+    }
+  }
+
+  @Override
+  public Response intercept(Chain chain) throws IOException {
+    Request request = chain.request();
+    Gate through = null;
+    try {
+      Gate configured = gate != null ? gate : AgentGates.gate();
+      if (configured != null && configured.watchesHost(request.url().host())) {
+        // only a call to a provider's host asks which gate this thread gets
+        through = gate != null ? gate : AgentGates.forCurrentThread();
+      }
+    } catch (RuntimeException | LinkageError e) {
+      InternalFailures.record(WHERE, e);
+    }
+    if (through == null) {
+      return chain.proceed(request);
+    }
+    return GatedCall.run(through, chain, request);
+  }
+}

@@ -1,0 +1,28 @@
+package io.tollgate.agent.instrumentation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import org.junit.jupiter.api.Test;
+
+class AgentVisibilityTest {
+
+  private final AgentVisibility seesTheAgent = new AgentVisibility();
+
+  @Test
+  void theLoaderOfTheAgentAndItsChildrenSeeIt() throws Exception {
+    assertThat(seesTheAgent.matches(AgentVisibility.class.getClassLoader())).isTrue();
+    try (URLClassLoader child = new URLClassLoader(new URL[0], AgentVisibility.class.getClassLoader())) {
+      assertThat(seesTheAgent.matches(child)).isTrue();
+    }
+  }
+
+  @Test
+  void aLoaderBesideTheClassPathAndTheBootLoaderDoNot() throws Exception {
+    try (URLClassLoader isolated = new URLClassLoader(new URL[0], ClassLoader.getPlatformClassLoader())) {
+      assertThat(seesTheAgent.matches(isolated)).isFalse();
+    }
+    assertThat(seesTheAgent.matches(null)).isFalse();
+  }
+}

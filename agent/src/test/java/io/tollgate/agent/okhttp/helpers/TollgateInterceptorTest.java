@@ -1,0 +1,266 @@
+package io.tollgate.agent.okhttp.helpers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tollgate.agent.InternalFailures;
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.config.TollgateConfigLoader;
+import io.tollgate.gate.Gate;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.InMemoryRateLimiter;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.Reservation;
+import io.tollgate.limiter.Subject;
+import io.tollgate.testkit.llm.Fault;
+import io.tollgate.testkit.llm.MockLlmServer;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
+import okhttp3.Interceptor;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okio.BufferedSink;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The interceptor wired by hand (no agent) into OkHttp 3.14, the oldest supported line, against
+ * mock providers; the agent wiring and the other OkHttp lines are covered by the forked-JVM tests.
+ */
+class TollgateInterceptorTest {
+
+  @AutoClose static final MockLlmServer primary = MockLlmServer.start();
+  @AutoClose static final MockLlmServer backup = MockLlmServer.start();
+
+  private static final MediaType JSON_TYPE = MediaType.parse("application/json");
+  private static final String CHAT = "{\"model\":\"gpt-4o\",\"max_tokens\":100,"
+      + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private Gate gate;
+
+  @BeforeEach
+  void reset() {
+    primary.reset();
+    backup.reset();
+  }
+
+  @AfterEach
+  void close() {
+    if (gate != null) {
+      gate.close();
+    }
+  }
+
+  @Test
+  void isAddedOnceAndFirstEvenToABuilderCopiedFromAClient() {
+    OkHttpClient.Builder builder = new OkHttpClient.Builder();
+    Interceptor own = chain -> chain.proceed(chain.request());
+    builder.addInterceptor(own);
+    TollgateInterceptor.addTo(builder);
+    TollgateInterceptor.addTo(builder);
+    assertThat(builder.interceptors()).hasSize(2);
+    assertThat(builder.interceptors().get(0)).isInstanceOf(TollgateInterceptor.class);
+
+    OkHttpClient.Builder copy = builder.build().newBuilder();
+    copy.interceptors().add(0, new TollgateInterceptor()); // as a second constructor advice would
+    TollgateInterceptor.addTo(copy);
+    assertThat(copy.interceptors()).hasSize(2).endsWith(own);
+  }
+
+  @Test
+  void answersALimitedCallWithTheProvidersOwn429ThroughOkHttpsApi() throws Exception {
+    OkHttpClient client = client("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 1
+        """.formatted(primary.baseUrl()));
+
+    try (Response admitted = client.newCall(chat(primary)).execute()) {
+      assertThat(admitted.code()).isEqualTo(200);
+    }
+    try (Response limited = client.newCall(chat(primary)).execute()) {
+      assertThat(limited.code()).isEqualTo(429);
+      assertThat(limited.message()).isEqualTo("Too Many Requests");
+      assertThat(limited.header("Retry-After")).matches("\\d+");
+      assertThat(limited.body().contentType().toString()).startsWith("application/json");
+      assertThat(JSON.readTree(limited.body().string()).path("error").path("code").asText())
+          .isEqualTo("rate_limit_exceeded");
+    }
+    assertThat(primary.requestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void givesTheAppTheProvidersRefusalIntactWhenTheFallbackIsUnreachable() throws Exception {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
+    OkHttpClient client = client("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              fallbacks: [backup]
+            backup:
+              base-url: http://127.0.0.1:%d
+              api: openai
+              api-key: backup-key
+        """.formatted(primary.baseUrl(), closedPort));
+
+    try (Response response = client.newCall(chat(primary)).execute()) {
+      assertThat(response.code()).isEqualTo(429);
+      assertThat(response.header("Retry-After")).isEqualTo("7");
+      assertThat(JSON.readTree(response.body().string()).path("error").path("code").asText())
+          .isEqualTo("rate_limit_exceeded");
+    }
+  }
+
+  @Test
+  void neverSendsAOneShotBodyToAFallback() throws Exception {
+    primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(1)));
+    OkHttpClient client = client("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: backup-key
+        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    RequestBody oneShot = new RequestBody() {
+      @Override
+      public MediaType contentType() {
+        return JSON_TYPE;
+      }
+
+      @Override
+      public void writeTo(BufferedSink sink) throws IOException {
+        sink.writeUtf8(CHAT);
+      }
+
+      @Override
+      public boolean isOneShot() {
+        return true;
+      }
+    };
+    Request request = new Request.Builder().url(primary.baseUrl() + "/v1/chat/completions")
+        .header("Authorization", "Bearer app-key").post(oneShot).build();
+
+    try (Response response = client.newCall(request).execute()) {
+      assertThat(response.code()).isEqualTo(429);
+    }
+    assertThat(primary.requests()).singleElement()
+        .satisfies(r -> assertThat(r.bodyText()).isEqualTo(CHAT));
+    assertThat(backup.requestCount()).isZero();
+  }
+
+  @Test
+  void settlesWhatTheStreamReallyUsedOnceTheAppHasReadIt() throws Exception {
+    primary.usage(10, 20);
+    OkHttpClient client = client("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                tokens-per-day: 100000
+        """.formatted(primary.baseUrl()));
+    String stream = "{\"model\":\"gpt-4o\",\"max_tokens\":900,\"stream\":true,"
+        + "\"stream_options\":{\"include_usage\":true},"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    Request request = new Request.Builder().url(primary.baseUrl() + "/v1/chat/completions")
+        .post(RequestBody.create(JSON_TYPE, stream)).build();
+
+    try (Response response = client.newCall(request).execute()) {
+      assertThat(used()).as("reserved while streaming").isGreaterThan(900);
+      assertThat(response.body().string()).endsWith("data: [DONE]\n\n");
+    }
+    assertThat(used()).as("settled (refill of ~1.2/s aside)").isBetween(30L - 5, 30L);
+  }
+
+  @Test
+  void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Exception {
+    TollgateConfig config = config("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 1
+        """.formatted(primary.baseUrl()));
+    gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
+    OkHttpClient client = new OkHttpClient.Builder().addInterceptor(new TollgateInterceptor(gate)).build();
+    long before = InternalFailures.count(TollgateInterceptor.WHERE);
+
+    try (Response response = client.newCall(chat(primary)).execute()) {
+      assertThat(response.code()).isEqualTo(200);
+    }
+    assertThat(InternalFailures.count(TollgateInterceptor.WHERE)).isEqualTo(before + 1);
+    assertThat(primary.requests()).singleElement().satisfies(r -> {
+      assertThat(r.header("authorization")).isEqualTo("Bearer app-key");
+      assertThat(r.bodyText()).isEqualTo(CHAT);
+    });
+  }
+
+  private long used() {
+    Limits limits = gate.config().provider("primary").orElseThrow().limits().toLimits();
+    Decision peek = gate.limiter().reserve(Subject.of("provider", "primary"), limits, 0, 1);
+    peek.reservation().ifPresent(gate.limiter()::release);
+    return 100_000 - peek.remainingTokens() - 1;
+  }
+
+  private OkHttpClient client(String yaml) {
+    gate = Gate.create(config(yaml));
+    return new OkHttpClient.Builder().addInterceptor(new TollgateInterceptor(gate)).build();
+  }
+
+  private static TollgateConfig config(String yaml) {
+    return TollgateConfigLoader.builder().environment(Map.of()).build().fromYaml(yaml);
+  }
+
+  private static Request chat(MockLlmServer server) {
+    return new Request.Builder().url(server.baseUrl() + "/v1/chat/completions")
+        .header("Authorization", "Bearer app-key")
+        .post(RequestBody.create(JSON_TYPE, CHAT)).build();
+  }
+
+  /** A limiter whose every decision fails: a bug of ours, as far as the app is concerned. */
+  private static final class BrokenLimiter implements RateLimiter {
+    private final RateLimiter unused = InMemoryRateLimiter.create();
+
+    @Override
+    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+      throw new IllegalStateException("broken on purpose");
+    }
+
+    @Override
+    public boolean settle(Reservation reservation, long actualTokens) {
+      return unused.settle(reservation, actualTokens);
+    }
+
+    @Override
+    public boolean release(Reservation reservation) {
+      return unused.release(reservation);
+    }
+  }
+}
