@@ -8,65 +8,62 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Command-line options; the defaults are the documented run (about 12 minutes on 2 cores).
+ * Command-line options; the defaults are the documented run (about 13 minutes on 2 cores).
  *
  * <pre>
- * --threads 1,4,16,64   concurrency levels, each run in turn for every scenario
- * --warmup 5            seconds of warm-up before a scenario's first measured interval (thrown
- *                       away); later concurrency levels of the same scenario warm up for 2 s
- * --measure 10          seconds measured at each concurrency level
- * --retry-budget 150    seconds the run may spend re-measuring rows that other processes disturbed
- * --quick               --warmup 1 --measure 2 --retry-budget 0: checks the wiring, figures not
- *                       worth quoting
- * --only tollgate,log    only these groups: tollgate, ceiling, bucket4j, log (default: all)
+ * --threads 1,4,16,64   concurrency levels
+ * --rounds 3            rounds; each measures every contender at every level, figures are medians
+ * --warmup 5            seconds of warm-up before a contender's very first interval (the JIT);
+ *                       every later interval is preceded by 2 s (new threads and connections)
+ * --measure 4           seconds per measured interval
+ * --only tollgate,log   only these groups: tollgate, ceiling, bucket4j, log (default: all)
+ * --quick               --rounds 1 --warmup 1 --measure 2: checks the wiring, figures not worth
+ *                       quoting
  * </pre>
  */
-record BenchOptions(List<Integer> threads, Duration warmup, Duration measure, Duration retryBudget,
+record BenchOptions(List<Integer> threads, int rounds, Duration warmup, Duration measure,
     Set<String> groups) {
 
-  /** Warm-up of later concurrency levels: the JIT is done; new connections and threads settle. */
-  static final Duration REWARM = Duration.ofSeconds(2);
-
   static final Set<String> GROUPS = Set.of("tollgate", "ceiling", "bucket4j", "log");
+  /** Warm-up of every interval but a contender's first: the JIT is done by then. */
+  static final Duration REWARM = Duration.ofSeconds(2);
 
   static BenchOptions parse(String[] args) {
     List<Integer> threads = List.of(1, 4, 16, 64);
+    int rounds = 3;
     Duration warmup = Duration.ofSeconds(5);
-    Duration measure = Duration.ofSeconds(10);
-    Duration retryBudget = Duration.ofSeconds(150);
+    Duration measure = Duration.ofSeconds(4);
     Set<String> groups = GROUPS;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--threads" -> threads = integers(value(args, ++i, "--threads"));
+        case "--threads" -> threads = positiveIntegers(value(args, ++i, "--threads"), "--threads");
+        case "--rounds" -> rounds = positiveIntegers(value(args, ++i, "--rounds"), "--rounds")
+            .get(0);
         case "--warmup" -> warmup = seconds(value(args, ++i, "--warmup"), "--warmup");
         case "--measure" -> measure = seconds(value(args, ++i, "--measure"), "--measure");
-        case "--retry-budget" ->
-            retryBudget = seconds(value(args, ++i, "--retry-budget"), "--retry-budget");
         case "--only" -> groups = groups(value(args, ++i, "--only"));
         case "--quick" -> {
+          rounds = 1;
           warmup = Duration.ofSeconds(1);
           measure = Duration.ofSeconds(2);
-          retryBudget = Duration.ZERO;
         }
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; known: --threads 1,4,16,64 --warmup SECONDS --measure SECONDS"
-            + " --retry-budget SECONDS --quick"
-            + " --only " + String.join(",", new TreeSet<>(GROUPS)));
+            + "; known: --threads 1,4,16,64 --rounds N --warmup SECONDS --measure SECONDS"
+            + " --only " + String.join(",", new TreeSet<>(GROUPS)) + " --quick");
       }
     }
     if (measure.isZero()) {
       throw new IllegalArgumentException("--measure must be > 0, was 0");
     }
-    return new BenchOptions(threads, warmup, measure, retryBudget, groups);
+    return new BenchOptions(threads, rounds, warmup, measure, groups);
   }
 
   boolean runs(String group) {
     return groups.contains(group);
   }
 
-  /** The warm-up before measuring {@code threads}: full for a scenario's first level only. */
-  Duration warmupBefore(int threads) {
-    boolean first = threads == this.threads.get(0);
+  /** The warm-up before an interval: full for a contender's first, {@link #REWARM} after. */
+  Duration warmupBefore(boolean first) {
     return first || warmup.compareTo(REWARM) < 0 ? warmup : REWARM;
   }
 
@@ -81,12 +78,12 @@ record BenchOptions(List<Integer> threads, Duration warmup, Duration measure, Du
     return args[i];
   }
 
-  private static List<Integer> integers(String list) {
+  private static List<Integer> positiveIntegers(String list, String option) {
     List<Integer> values = new ArrayList<>();
     for (String part : list.split(",")) {
       int value = Integer.parseInt(part.trim());
       if (value <= 0) {
-        throw new IllegalArgumentException("--threads must all be > 0, was " + list);
+        throw new IllegalArgumentException(option + " must be > 0, was " + list);
       }
       values.add(value);
     }
@@ -98,7 +95,8 @@ record BenchOptions(List<Integer> threads, Duration warmup, Duration measure, Du
     for (String part : list.split(",")) {
       String group = part.trim().toLowerCase(Locale.ROOT);
       if (!GROUPS.contains(group)) {
-        throw new IllegalArgumentException("--only takes " + new TreeSet<>(GROUPS) + ", was " + list);
+        throw new IllegalArgumentException(
+            "--only takes " + new TreeSet<>(GROUPS) + ", was " + list);
       }
       groups.add(group);
     }

@@ -21,8 +21,6 @@ final class ClosedLoop {
 
   private static final long MAX_RECORDABLE_NANOS = Duration.ofSeconds(60).toNanos();
   private static final int SIGNIFICANT_DIGITS = 3;
-  /** Longest wait for other processes to leave the CPU before a run; see {@link QuietMachine}. */
-  static final Duration QUIET_WAIT = Duration.ofSeconds(3);
 
   private enum Phase { WARMUP, MEASURE, DONE }
 
@@ -36,12 +34,29 @@ final class ClosedLoop {
     }
   }
 
-  /** Resets the scenario, runs it on {@code threads} threads and measures the second interval. */
-  static Measurement run(Scenario scenario, int threads, Duration warmup, Duration measure,
-      RedisServer server) throws InterruptedException {
-    scenario.reset();
-    QuietMachine.await(QUIET_WAIT);
-    return new ClosedLoop(scenario, threads).measure(scenario.name(), warmup, measure, server);
+  /** The scenario as a contender: each measurement resets it, then runs it on fresh threads. */
+  static Contender driving(Scenario scenario, RedisServer server) {
+    return new Contender() {
+      @Override
+      public String name() {
+        return scenario.name();
+      }
+
+      @Override
+      public Measurement measure(int threads, Duration warmup, Duration measure)
+          throws InterruptedException {
+        scenario.reset();
+        Measurement measured = new ClosedLoop(scenario, threads)
+            .measure(scenario.name(), warmup, measure, server);
+        String note = scenario.afterRun();
+        return note.isEmpty() ? measured : measured.withNote(note);
+      }
+
+      @Override
+      public void close() {
+        scenario.close();
+      }
+    };
   }
 
   private Measurement measure(String name, Duration warmup, Duration measure, RedisServer server)
@@ -67,7 +82,8 @@ final class ClosedLoop {
     double scriptMicros;
     long begin;
     long end;
-    try (Jedis admin = server.jedis()) { // opened before the interval: its handshake is not measured
+    // opened before the interval, so that its handshake is not measured
+    try (Jedis admin = server.jedis()) {
       redisBefore = CpuClocks.redis(admin);
       jvmBefore = CpuClocks.jvm();
       machineBefore = CpuClocks.machineBusy();

@@ -32,11 +32,12 @@ final class CpuClocks {
 
   /** This JVM's CPU, seconds, all threads. */
   static double jvm() {
-    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    var os = (com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean();
     return os.getProcessCpuTime() / 1e9;
   }
 
-  /** CPU every core spent busy (not idle, not waiting for I/O), seconds, from /proc/stat. NaN off Linux. */
+  /** Busy CPU of all cores (not idle, not in I/O wait), seconds, from /proc/stat; NaN off Linux. */
   static double machineBusy() {
     try {
       // cpu  user nice system idle iowait irq softirq steal ...

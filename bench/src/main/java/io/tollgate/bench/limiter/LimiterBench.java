@@ -4,15 +4,16 @@ import io.tollgate.limiter.RedisClients;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.function.Function;
+import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The limiter benchmark, one command: starts a throw-away redis-server (testkit; nothing saved),
- * measures Redis memory per subject, then every scenario at every thread count and redis-benchmark's
- * EVALSHA ceiling at the same concurrencies, and prints markdown tables on stdout (progress on
- * stderr). Options: {@link BenchOptions}.
+ * measures Redis memory per subject, sets every contender up, then runs rounds: each round
+ * measures, at each concurrency in turn, every contender back to back. Prints markdown tables of
+ * the medians on stdout, progress on stderr. Options: {@link BenchOptions}.
  *
  * <pre>
  * mvn -B -ntp -q -Pbench -Dmaven.test.skip=true package
@@ -27,21 +28,11 @@ public final class LimiterBench {
    */
   private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(5);
 
-  private final RedisServer server;
-  private final UnifiedJedis redis;
-  private final BenchOptions options;
-  private final Attempts attempts;
-  private final List<Measurement> results = new ArrayList<>();
-
-  private LimiterBench(RedisServer server, UnifiedJedis redis, BenchOptions options) {
-    this.server = server;
-    this.redis = redis;
-    this.options = options;
-    this.attempts = new Attempts(options.retryBudget());
-  }
+  private LimiterBench() {}
 
   public static void main(String[] args) throws Exception {
     BenchOptions options = BenchOptions.parse(args);
+    long start = System.nanoTime();
     // One pooled connection per thread at the highest concurrency, as redis-benchmark's -c has.
     try (RedisServer server = RedisServer.start();
         UnifiedJedis redis = RedisClients.standalone(server.uri(), CLIENT_TIMEOUT,
@@ -51,52 +42,62 @@ public final class LimiterBench {
       List<MemoryPerSubject.Row> memory = MemoryPerSubject.measure(redis);
       server.flushAll();
 
-      List<Measurement> results = new LimiterBench(server, redis, options).runAll();
-      System.out.println(Report.render(machine, options, results, memory,
-          Targets.check(results, memory)));
+      List<Contender> contenders = contenders(server, redis, options);
+      try {
+        Results results = measure(contenders, options);
+        System.out.println(Report.render(machine, options, results, memory,
+            Targets.check(results, memory)));
+      } finally {
+        contenders.forEach(Contender::close);
+      }
     }
+    progress("done in %.1f min", (System.nanoTime() - start) / 60e9);
   }
 
-  private List<Measurement> runAll() throws InterruptedException {
+  /** Every contender, its state set up (the sorted-set logs take a while to fill). */
+  private static List<Contender> contenders(RedisServer server, UnifiedJedis redis,
+      BenchOptions options) {
+    List<Contender> contenders = new ArrayList<>();
     if (options.runs("tollgate")) {
-      run(TollgateScenario::reserve);
-      run(TollgateScenario::reserveAndSettle);
-      run(client -> new UnpooledTollgateScenario(server));
+      contenders.add(ClosedLoop.driving(TollgateScenario.reserve(redis), server));
+      contenders.add(ClosedLoop.driving(TollgateScenario.reserveAndSettle(redis), server));
+      contenders.add(ClosedLoop.driving(new UnpooledTollgateScenario(server), server));
     }
     if (options.runs("ceiling")) {
-      for (int connections : options.threads()) {
-        progress("redis-benchmark EVALSHA -c %d", connections);
-        results.add(attempts.best(() -> reported(
-            RedisBenchmarkCeiling.run(server, connections, options.measure()))));
-      }
-      server.flushAll();
+      contenders.add(new RedisBenchmarkCeiling(server));
     }
     if (options.runs("bucket4j")) {
-      run(Bucket4jScenario::requestsOnly);
-      run(Bucket4jScenario::requestsAndTokens);
+      contenders.add(ClosedLoop.driving(Bucket4jScenario.requestsOnly(redis), server));
+      contenders.add(ClosedLoop.driving(Bucket4jScenario.requestsAndTokens(redis), server));
     }
     if (options.runs("log")) {
       for (int entries : new int[] {100, 1_000, 10_000}) {
-        run(client -> SlidingLogScenario.withEntries(client, entries));
+        progress("filling the sorted-set logs, %,d entries each", entries);
+        contenders.add(ClosedLoop.driving(SlidingLogScenario.withEntries(redis, entries), server));
+      }
+    }
+    return contenders;
+  }
+
+  /**
+   * Rounds; in each, every concurrency level in turn and at each level every contender, so that
+   * figures compared with each other are measured close together in time.
+   */
+  private static Results measure(List<Contender> contenders, BenchOptions options)
+      throws InterruptedException {
+    Results results = new Results();
+    Set<String> warmedUp = new HashSet<>();
+    for (int round = 1; round <= options.rounds(); round++) {
+      for (int concurrency : options.threads()) {
+        for (Contender contender : contenders) {
+          progress("round %d/%d, %d threads: %s", round, options.rounds(), concurrency,
+              contender.name());
+          Duration warmup = options.warmupBefore(warmedUp.add(contender.name()));
+          results.add(reported(contender.measure(concurrency, warmup, options.measure())));
+        }
       }
     }
     return results;
-  }
-
-  private void run(Function<UnifiedJedis, Scenario> open) throws InterruptedException {
-    try (Scenario scenario = open.apply(redis)) {
-      for (int threads : options.threads()) {
-        progress("%s, %d threads", scenario.name(), threads);
-        results.add(attempts.best(() -> {
-          Measurement measured = ClosedLoop.run(scenario, threads,
-              options.warmupBefore(threads), options.measure(), server);
-          String note = scenario.afterRun();
-          return reported(note.isEmpty() ? measured : measured.withNote(note));
-        }));
-      }
-    } finally {
-      server.flushAll(); // each scenario starts from an empty keyspace
-    }
   }
 
   private static Measurement reported(Measurement m) {

@@ -51,7 +51,8 @@ record Measurement(
 
   /**
    * Cores kept busy by neither redis-server nor the load generator: other processes on the
-   * machine (JIT and GC threads count as the client). Above a few hundredths, the run was disturbed.
+   * machine (JIT and GC threads count as the client). Above a few hundredths, the run was
+   * disturbed.
    */
   double otherCores() {
     return Math.max(0, machineCpu - redisCpu - clientCpu) / seconds;

@@ -16,6 +16,8 @@ import redis.clients.jedis.UnifiedJedis;
  */
 final class MemoryPerSubject {
 
+  static final String TOLLGATE_STATE = "Tollgate state, dual per-minute limit";
+
   /** One line of the memory table. */
   record Row(String what, long bytes, String note) {}
 
@@ -41,8 +43,9 @@ final class MemoryPerSubject {
     Decision decision = RedisRateLimiter.using(redis)
         .reserve(subject, Workload.limits(), 1, Workload.ESTIMATE);
     String state = RedisRateLimiter.stateKey(subject);
-    rows.add(new Row("Tollgate state, dual per-minute limit", bytes(redis, state),
-        "one hash: " + redis.hlen(state) + " fields, " + redis.objectEncoding(state) + " encoding"));
+    rows.add(new Row(TOLLGATE_STATE, bytes(redis, state),
+        "one hash: " + redis.hlen(state) + " fields, " + redis.objectEncoding(state)
+            + " encoding"));
     // The record lives only between reserve and settle/release (or its 10 min TTL).
     Set<String> records = redis.keys("tg:" + subject.hashTag() + ":r:*");
     long recordBytes = 0;

@@ -10,7 +10,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import redis.clients.jedis.Jedis;
@@ -25,7 +27,9 @@ import redis.clients.jedis.Jedis;
  * record key has two of them (10^8 names), so nearly every call writes a fresh record, as a real
  * reserve does. Key lengths match the real ones (20-character subject digest, 22-character id).
  */
-final class RedisBenchmarkCeiling {
+final class RedisBenchmarkCeiling implements Contender {
+
+  static final String NAME = "redis-benchmark EVALSHA (ceiling)";
 
   private static final LuaScript SCRIPT = LuaScript.load("limiter");
   private static final long RESERVATION_TTL_MILLIS = Duration.ofMinutes(10).toMillis();
@@ -37,40 +41,50 @@ final class RedisBenchmarkCeiling {
       Pattern.compile("^\\s*([0-9.]+)% <= ([0-9.]+) milliseconds");
   private static final Pattern NUMBERS = Pattern.compile("^\\s*[0-9.]+(\\s+[0-9.]+){5}\\s*$");
 
-  private RedisBenchmarkCeiling() {}
+  private final RedisServer server;
+  /** Calls that last about the measured interval, per concurrency, from a calibration run. */
+  private final Map<Integer, Long> callsPerRun = new HashMap<>();
+
+  RedisBenchmarkCeiling(RedisServer server) {
+    this.server = server;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
 
   /**
-   * A calibration run (also the warm-up: it creates the 10,000 subjects' state), then a run sized
-   * to last about {@code measure}.
+   * The first time at a concurrency, a calibration run (which also creates the subjects' state)
+   * sizes the run to last about {@code measure}; redis-benchmark has no JIT to warm up, so later
+   * rounds need no warm-up.
    */
-  static Measurement run(RedisServer server, int connections, Duration measure)
-      throws InterruptedException {
-    QuietMachine.await(ClosedLoop.QUIET_WAIT);
+  @Override
+  public Measurement measure(int connections, Duration warmup, Duration measure) {
     try (Jedis admin = server.jedis()) {
       admin.scriptLoad(SCRIPT.source());
-      Output calibration = benchmark(server, connections, CALIBRATION_CALLS);
-      long calls = Math.max(CALIBRATION_CALLS,
-          Math.round(calibration.throughput() * measure.toMillis() / 1000.0));
+      long calls = callsPerRun.computeIfAbsent(connections, c -> Math.max(CALIBRATION_CALLS,
+          Math.round(benchmark(c, CALIBRATION_CALLS).throughput() * measure.toMillis() / 1000.0)));
 
       double redisBefore = CpuClocks.redis(admin);
       double childBefore = CpuClocks.reapedChildren();
       double machineBefore = CpuClocks.machineBusy();
       ScriptTime.reset(admin);
-      Output run = benchmark(server, connections, calls);
+      Output run = benchmark(connections, calls);
       double machineAfter = CpuClocks.machineBusy();
       double childAfter = CpuClocks.reapedChildren();
       double redisAfter = CpuClocks.redis(admin);
       double scriptMicros = ScriptTime.microsPerCall(admin);
 
       double seconds = calls / run.throughput();
-      return new Measurement("redis-benchmark EVALSHA (ceiling)", connections, calls, seconds,
-          run.p50(), run.p99(), run.p999(), run.max(), 0, 0, redisAfter - redisBefore,
-          childAfter - childBefore, machineAfter - machineBefore, scriptMicros, "");
+      return new Measurement(NAME, connections, calls, seconds, run.p50(), run.p99(), run.p999(),
+          run.max(), 0, 0, redisAfter - redisBefore, childAfter - childBefore,
+          machineAfter - machineBefore, scriptMicros, "");
     }
   }
 
   /** The redis-benchmark command line, for the docs and the report. */
-  static List<String> command(RedisServer server, int connections, long calls) {
+  List<String> command(int connections, long calls) {
     List<String> command = new ArrayList<>(List.of("redis-benchmark",
         "-h", server.host(), "-p", Integer.toString(server.port()),
         "-c", Integer.toString(connections), "-n", Long.toString(calls),
@@ -93,8 +107,8 @@ final class RedisBenchmarkCeiling {
     return command;
   }
 
-  private static Output benchmark(RedisServer server, int connections, long calls) {
-    List<String> command = command(server, connections, calls);
+  private Output benchmark(int connections, long calls) {
+    List<String> command = command(connections, calls);
     try {
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -131,7 +145,8 @@ final class RedisBenchmarkCeiling {
       String[] lines = output.split("[\r\n]+");
       for (int i = 0; i < lines.length; i++) {
         Matcher percentile = PERCENTILE.matcher(lines[i]);
-        if (Double.isNaN(p999) && percentile.find() && Double.parseDouble(percentile.group(1)) >= 99.9) {
+        if (Double.isNaN(p999) && percentile.find()
+            && Double.parseDouble(percentile.group(1)) >= 99.9) {
           p999 = Double.parseDouble(percentile.group(2)) * 1000;
         }
         if (lines[i].contains("avg") && lines[i].contains("p99") && i + 1 < lines.length

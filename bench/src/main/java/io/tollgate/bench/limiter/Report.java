@@ -1,72 +1,83 @@
 package io.tollgate.bench.limiter;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The results as markdown tables, ready to paste into docs/benchmarks.md. */
 final class Report {
 
   private Report() {}
 
-  static String render(Machine machine, BenchOptions options, List<Measurement> results,
+  static String render(Machine machine, BenchOptions options, Results results,
       List<MemoryPerSubject.Row> memory, List<Targets.Check> targets) {
     StringBuilder out = new StringBuilder();
-    out.append(String.format("Machine: %d cores, %s; Redis %s; %s. Warm-up %d s, measured %d s per "
-            + "row; %,d subjects, each 1 request + %,d tokens per call.%n%n", machine.cores(),
-        machine.cpu(), machine.redis(), machine.jdk(), options.warmup().toSeconds(),
-        options.measure().toSeconds(), Workload.SUBJECTS, Workload.ESTIMATE));
-    throughputByThreads(out, options, results);
-    details(out, results);
+    out.append(String.format("Machine: %d cores, %s; Redis %s; %s.%n", machine.cores(),
+        machine.cpu(), machine.redis(), machine.jdk()));
+    out.append(String.format("Medians of %d rounds; each interval %d s after %d s of warm-up "
+            + "(%d s before a contender's first); %,d subjects, each call 1 request + %,d "
+            + "tokens.%n%n",
+        options.rounds(), options.measure().toSeconds(), BenchOptions.REWARM.toSeconds(),
+        options.warmup().toSeconds(), Workload.SUBJECTS, Workload.ESTIMATE));
+    throughput(out, options, results);
+    details(out, options, results);
     memory(out, memory);
     targets(out, targets);
     return out.toString();
   }
 
-  private static void throughputByThreads(StringBuilder out, BenchOptions options,
-      List<Measurement> results) {
-    out.append("### Operations per second\n\n| Scenario |");
+  private static void throughput(StringBuilder out, BenchOptions options, Results results) {
+    out.append("### Operations per second (median of rounds)\n\n| Contender |");
     options.threads().forEach(t -> out.append(' ').append(t).append(" thr |"));
     out.append("\n|---|");
     options.threads().forEach(t -> out.append("---:|"));
     out.append('\n');
-    Map<String, Map<Integer, Measurement>> byScenario = new LinkedHashMap<>();
-    results.forEach(m -> byScenario.computeIfAbsent(m.scenario(), s -> new LinkedHashMap<>())
-        .put(m.concurrency(), m));
-    byScenario.forEach((scenario, row) -> {
-      out.append("| ").append(scenario).append(" |");
+    for (String name : results.names()) {
+      out.append("| ").append(name).append(" |");
       options.threads().forEach(t -> out.append(' ')
-          .append(row.containsKey(t) ? ops(row.get(t)) : "—").append(" |"));
+          .append(results.median(name, t).map(Report::ops).orElse("—")).append(" |"));
       out.append('\n');
-    });
+    }
     out.append('\n');
   }
 
-  private static void details(StringBuilder out, List<Measurement> results) {
-    out.append("### Latency and CPU\n\n")
-        .append("| Scenario | Thr | ops/s | p50 µs | p99 µs | p99.9 µs | max µs | Redis CPU | "
-            + "Redis µs/op | Script µs/call | Client CPU | Other CPU | Notes |\n")
-        .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-    for (Measurement m : results) {
-      List<String> notes = new ArrayList<>();
-      if (m.denied() > 0) {
-        notes.add(String.format("%,d denied", m.denied()));
+  private static void details(StringBuilder out, BenchOptions options, Results results) {
+    out.append("### Latency and CPU (medians; max is the worst of all rounds)\n\n")
+        .append("| Contender | Thr | ops/s | ops/s per round | p50 µs | p99 µs | p99.9 µs | max µs "
+            + "| Redis CPU | Redis µs/op | Script µs/call | Client CPU | Other CPU | Notes |\n")
+        .append("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (String name : results.names()) {
+      for (int threads : options.threads()) {
+        Optional<Measurement> median = results.median(name, threads);
+        if (median.isEmpty()) {
+          continue;
+        }
+        Measurement m = median.get();
+        String perRound = results.rounds(name, threads).stream().map(Report::ops)
+            .collect(Collectors.joining(" / "));
+        out.append(String.format(
+            "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+            name, threads, ops(m), perRound, micros(m.p50()), micros(m.p99()), micros(m.p999()),
+            micros(m.max()), cores(m.redisCores()), micros(m.redisMicrosPerOp()),
+            micros(m.scriptMicros()), cores(m.clientCores()), cores(m.otherCores()), notes(m)));
       }
-      if (m.errors() > 0) {
-        notes.add(String.format("%,d errors", m.errors()));
-      }
-      if (!m.note().isEmpty()) {
-        notes.add(m.note());
-      }
-      out.append(String.format(
-          "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-          m.scenario(), m.concurrency(), ops(m), micros(m.p50()), micros(m.p99()),
-          micros(m.p999()), micros(m.max()), cores(m.redisCores()), micros(m.redisMicrosPerOp()),
-          micros(m.scriptMicros()), cores(m.clientCores()), cores(m.otherCores()),
-          String.join("; ", notes)));
     }
     out.append('\n');
+  }
+
+  private static String notes(Measurement m) {
+    List<String> notes = new ArrayList<>();
+    if (m.denied() > 0) {
+      notes.add(String.format("%,d denied", m.denied()));
+    }
+    if (m.errors() > 0) {
+      notes.add(String.format("%,d errors", m.errors()));
+    }
+    if (!m.note().isEmpty()) {
+      notes.add(m.note());
+    }
+    return String.join("; ", notes);
   }
 
   private static void memory(StringBuilder out, List<MemoryPerSubject.Row> memory) {

@@ -16,15 +16,17 @@ import redis.clients.jedis.UnifiedJedis;
  * the token log on every call (sliding-log.lua), with the window held at a given number of entries.
  *
  * <p>Holding the size: the window is an hour, so nothing ages out during the benchmark, and each
- * admitted call adds one entry per log. Calls go round {@link #subjects} subjects, chosen so that a
- * run adds at most about 10 % to each log (a 100-entry log also stays below Redis's 128-entry
- * listpack limit, so it keeps one encoding throughout); before each run the logs are trimmed back to
- * their size. {@link #afterRun()} reports the sizes the run ended with, so this is checked, not
- * assumed.
+ * admitted call adds one entry per log. Before each interval the logs are trimmed back to their
+ * size, and calls go round enough subjects that one interval (warm-up and measurement, at most 9 s)
+ * adds under 10 % to each log at up to 20,000 calls/s (a 100-entry log then also stays below
+ * Redis's 128-entry listpack limit, keeping one encoding throughout). {@link #afterRun()} reports
+ * the sizes each interval ended with, so this is checked, not assumed.
  */
 final class SlidingLogScenario implements Scenario {
 
   private static final String RESOURCES = "/io/tollgate/bench/limiter/";
+  private static final String SCRIPT = resource("sliding-log.lua");
+  private static final String FILL_SCRIPT = resource("sliding-log-fill.lua");
   private static final Duration WINDOW = Duration.ofHours(1);
   /** Far above anything a run reaches: every call is admitted, as with the other scenarios. */
   private static final long MAX_REQUESTS = 1_000_000_000L;
@@ -42,35 +44,31 @@ final class SlidingLogScenario implements Scenario {
     this.redis = redis;
     this.entries = entries;
     this.subjects = subjects;
-    this.sha = redis.scriptLoad(resource("sliding-log.lua"));
+    this.sha = redis.scriptLoad(SCRIPT);
     this.requestKeys = new String[subjects];
     this.tokenKeys = new String[subjects];
     for (int i = 0; i < subjects; i++) {
-      requestKeys[i] = "log:{tenant:" + i + "}:r";
-      tokenKeys[i] = "log:{tenant:" + i + "}:t";
+      // a prefix per size: the three logs live side by side in one server
+      requestKeys[i] = "log" + entries + ":{tenant:" + i + "}:r";
+      tokenKeys[i] = "log" + entries + ":{tenant:" + i + "}:t";
     }
     this.fixedArgs = List.of(Long.toString(WINDOW.toMillis()), Long.toString(MAX_REQUESTS),
         Long.toString(MAX_TOKENS));
     fill();
   }
 
-  /**
-   * A log of {@code entries} per window. The subject counts assume at most ~20,000, 4,000 and 600
-   * calls/s at 100, 1,000 and 10,000 entries over a 15 s warm-up + run (what two cores manage);
-   * a faster machine would see the logs grow more, which the notes column would show.
-   */
+  /** A log of {@code entries} per window, over enough subjects to hold that size (see above). */
   static SlidingLogScenario withEntries(UnifiedJedis redis, int entries) {
-    int subjects = switch (entries) {
-      case 100 -> 30_000;
-      case 1_000 -> 2_000;
-      case 10_000 -> 200;
-      default -> Math.max(100, 600_000 / entries);
-    };
+    int subjects = Math.max(200, 2_000_000 / entries); // 10 % of the logs = 22,000 calls/s × 9 s
     return new SlidingLogScenario(redis, entries, subjects);
   }
 
   @Override
   public String name() {
+    return name(entries);
+  }
+
+  static String name(int entries) {
     return String.format("Sorted-set log, %,d entries", entries);
   }
 
@@ -123,22 +121,24 @@ final class SlidingLogScenario implements Scenario {
   }
 
   private void fill() {
-    String fillSha = redis.scriptLoad(resource("sliding-log-fill.lua"));
-    List<String> args = List.of(Integer.toString(entries), Long.toString(Workload.ESTIMATE),
-        Long.toString(WINDOW.toMillis()));
+    String fillSha = redis.scriptLoad(FILL_SCRIPT);
     for (int i = 0; i < subjects; i++) {
-      redis.evalsha(fillSha, List.of(requestKeys[i], tokenKeys[i]), args);
+      fill(redis, fillSha, requestKeys[i], tokenKeys[i], entries);
     }
   }
 
   /** Fills one subject's two logs with {@code entries} entries each, for measuring memory. */
   static void fillOne(UnifiedJedis redis, String requestKey, String tokenKey, int entries) {
-    String fillSha = redis.scriptLoad(resource("sliding-log-fill.lua"));
+    fill(redis, redis.scriptLoad(FILL_SCRIPT), requestKey, tokenKey, entries);
+  }
+
+  private static void fill(UnifiedJedis redis, String fillSha, String requestKey, String tokenKey,
+      int entries) {
     redis.evalsha(fillSha, List.of(requestKey, tokenKey), List.of(Integer.toString(entries),
         Long.toString(Workload.ESTIMATE), Long.toString(WINDOW.toMillis())));
   }
 
-  static String resource(String name) {
+  private static String resource(String name) {
     try (InputStream in = SlidingLogScenario.class.getResourceAsStream(RESOURCES + name)) {
       if (in == null) {
         throw new IllegalStateException(RESOURCES + name + " is missing from the classpath");

@@ -7,10 +7,13 @@ import io.tollgate.limiter.Subject;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Tollgate's own limiter, {@link RedisRateLimiter} as an app uses it: one EVALSHA of limiter.lua per
- * reserve, and one more per settle.
+ * Tollgate's own limiter, {@link RedisRateLimiter} as an app uses it: one EVALSHA of limiter.lua
+ * per reserve, and one more per settle.
  */
 final class TollgateScenario implements Scenario {
+
+  static final String RESERVE = "Tollgate reserve";
+  static final String RESERVE_AND_SETTLE = "Tollgate reserve + settle";
 
   private final RedisRateLimiter limiter;
   private final boolean settle;
@@ -37,7 +40,7 @@ final class TollgateScenario implements Scenario {
 
   @Override
   public String name() {
-    return settle ? "Tollgate reserve + settle" : "Tollgate reserve";
+    return settle ? RESERVE_AND_SETTLE : RESERVE;
   }
 
   @Override
