@@ -21,6 +21,7 @@ import java.io.InterruptedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,6 +29,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * The one entry point every front end calls. For a call to a configured provider it reserves on
@@ -179,7 +184,7 @@ public final class Gate implements AutoCloseable {
   }
 
   private <R> void resume(Call<R> call, CompletableFuture<CallResult<R>> result,
-      java.util.function.Supplier<Step<R>> nextStep, AsyncTransport<R> transport) {
+      Supplier<Step<R>> nextStep, AsyncTransport<R> transport) {
     try {
       drive(call, nextStep.get(), transport, result);
     } catch (RuntimeException e) {
@@ -210,8 +215,8 @@ public final class Gate implements AutoCloseable {
     }
   }
 
-  private static <R> ResponseView<R> view(java.util.function.ToIntFunction<R> status,
-      java.util.function.Function<R, Headers> headers, java.util.function.Consumer<R> discard) {
+  private static <R> ResponseView<R> view(ToIntFunction<R> status,
+      Function<R, Headers> headers, Consumer<R> discard) {
     return new ResponseView<>() {
       @Override
       public int status(R response) {
@@ -286,7 +291,7 @@ public final class Gate implements AutoCloseable {
     }
 
     public Gate build() {
-      List<AutoCloseable> owned = new java.util.ArrayList<>();
+      List<AutoCloseable> owned = new ArrayList<>();
       Optional<RedisConnection> redis = config.redis().map(RedisConnection::of);
       redis.ifPresent(owned::add);
       RateLimiter usedLimiter = limiter;

@@ -1,10 +1,6 @@
 package io.tollgate.servlet;
 
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.Dimension;
-import io.tollgate.limiter.Limit;
-import io.tollgate.limiter.LimitState;
-import io.tollgate.limiter.Outcome;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.RateLimitNotice;
@@ -27,30 +23,9 @@ final class Answers {
     return protocol.syntheticRateLimit(notice(decision, tokens));
   }
 
-  /**
-   * Why the request was refused. A request that can never fit is described without figures: the
-   * limiter answers it without looking at the tenant's state, so its decision holds no remaining
-   * counts (they are -1, which {@link RateLimitNotice#from} rejects).
-   */
+  /** Why the request was refused; a request that can never fit is described without figures. */
   static RateLimitNotice notice(Decision decision, long tokens) {
-    if (decision.outcome() != Outcome.NEVER_FITS) {
-      return RateLimitNotice.from(decision, tokens, null);
-    }
-    Limit smallest = null;
-    for (LimitState state : decision.limits()) {
-      Limit limit = state.limit();
-      if (limit.dimension() == Dimension.TOKENS && tokens > limit.capacity()
-          && (smallest == null || limit.capacity() < smallest.capacity())) {
-        smallest = limit;
-      }
-    }
-    RateLimitNotice.Builder notice = RateLimitNotice.builder(smallest != null ? Dimension.TOKENS : Dimension.REQUESTS)
-        .neverFits(true)
-        .requestedTokens(tokens);
-    if (smallest != null) {
-      notice.window(smallest.window());
-    }
-    return notice.build();
+    return RateLimitNotice.from(decision, tokens, null);
   }
 
   /**
