@@ -136,6 +136,9 @@ class SharedBreakersTest {
     assertThat(other.tryAcquirePermission()).isTrue();
     assertThat(other.openedBy()).isEmpty();
     if (other == b) {
+      // the listener hears of a transition just after the state shows it, on the sync thread
+      Poll.until(Duration.ofSeconds(1), "b's close event",
+          () -> transitionsOfB.get(transitionsOfB.size() - 1).to() == BreakerState.CLOSED);
       assertThat(transitionsOfB.get(transitionsOfB.size() - 1).reason())
           .isEqualTo(TransitionReason.FLEET_CLOSED);
     }

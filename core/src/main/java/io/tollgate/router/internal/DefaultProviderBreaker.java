@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
 /**
@@ -57,6 +59,10 @@ public final class DefaultProviderBreaker implements ProviderBreaker {
   private final FailureStreak streak;
   private final Fleet fleet;
   private final Consumer<BreakerTransition> events;
+  // Transitions are queued in the order they happened (under this object's lock) and handed to
+  // the listener outside it, one thread at a time, so listeners see them in order and may call back.
+  private final Queue<BreakerTransition> unpublished = new ConcurrentLinkedQueue<>();
+  private final Object publishing = new Object();
 
   // guarded by this
   private Episode episode; // null exactly while closed
@@ -376,7 +382,9 @@ public final class DefaultProviderBreaker implements ProviderBreaker {
   private BreakerTransition transition(BreakerState from, BreakerState to, TransitionReason reason,
       Instant now) {
     Optional<Instant> until = to == BreakerState.CLOSED ? Optional.empty() : Optional.of(episode.openUntil);
-    return new BreakerTransition(name, from, to, reason, now, until);
+    BreakerTransition transition = new BreakerTransition(name, from, to, reason, now, until);
+    unpublished.add(transition); // under this object's lock, so in the order they happened
+    return transition;
   }
 
   private void publishAndShare(List<BreakerTransition> happened) {
@@ -387,6 +395,14 @@ public final class DefaultProviderBreaker implements ProviderBreaker {
   }
 
   private void publish(List<BreakerTransition> happened) {
-    happened.forEach(events);
+    if (happened.isEmpty() && unpublished.isEmpty()) {
+      return;
+    }
+    synchronized (publishing) {
+      BreakerTransition next;
+      while ((next = unpublished.poll()) != null) {
+        events.accept(next);
+      }
+    }
   }
 }
