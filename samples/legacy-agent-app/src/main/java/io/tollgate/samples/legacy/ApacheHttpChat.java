@@ -21,6 +21,8 @@ final class ApacheHttpChat implements ChatClient {
             .setMaxConnPerRoute(options.threads())
             .setMaxConnTotal(options.threads())
             .build())
+        // Its default would repeat a 429 or 503 after the Retry-After: one logged call, one request.
+        .disableAutomaticRetries()
         .build();
   }
 

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>For each client of {@code --clients} it runs {@code --threads} worker threads; each makes
  * chat calls one after another (every second one streamed) until {@code --duration} has passed or
  * it has made {@code --calls}, and prints one line per call on stdout (see {@link CallLine}). The
- * last line is {@code done calls=N}.
+ * first line is {@code start clients=... threads=N}, the last {@code done calls=N}.
  *
  * <pre>
  * java [-javaagent:tollgate-agent.jar=config=tollgate.yaml] -jar legacy-agent-app.jar \
@@ -44,6 +44,8 @@ public final class LegacyChatApp {
     for (String name : options.clients()) {
       clients.add(ChatClient.named(name, options));
     }
+    out.println("start clients=" + String.join(",", options.clients()) + " threads=" + options.threads());
+    out.flush();
     AtomicInteger total = new AtomicInteger();
     long deadline = System.nanoTime() + options.duration().toNanos();
     List<Thread> workers = new ArrayList<>();
