@@ -126,6 +126,7 @@ class DemoIT {
     assertThat(backup.settledTokens()).isEqualTo(usedAtBackup);
     // Reserved: prompt + max_tokens (64) per admitted attempt; used: prompt + 20 for each answered one.
     assertThat(primary.reservedTokens()).isGreaterThan(primary.settledTokens());
+    assertThat(backup.requests()).as("calls rerouted while the primary rate-limits and fails").isPositive();
     assertThat(backup.reservedTokens()).isGreaterThan(backup.settledTokens());
 
     List<BreakerEvent> events = summary.breakerEvents();
