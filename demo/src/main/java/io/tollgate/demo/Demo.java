@@ -56,7 +56,7 @@ public final class Demo {
     try (MockLlmServer primary = MockLlmServer.start(); MockLlmServer backup = MockLlmServer.start()) {
       primary.requireApiKey(DemoConfig.APP_KEY).chunkDelay(STREAM_EVENT_DELAY);
       backup.requireApiKey(DemoConfig.BACKUP_KEY).chunkDelay(STREAM_EVENT_DELAY);
-      Phase.HEALTHY.apply(primary.script());
+      Phase.HEALTHY.apply(primary.script(), 0);
       backup.script().always(Fault.latency(Phase.LATENCY));
       Path config = options.workDir().resolve("tollgate.yaml");
       Files.writeString(config, DemoConfig.yaml(primary, backup), StandardCharsets.UTF_8);
@@ -111,11 +111,8 @@ public final class Demo {
       return thread;
     });
     try {
-      long sinceStart = System.currentTimeMillis() - recorder.startEpochMillis();
-      for (Phase phase : Phase.values()) {
-        long delay = Math.max(0, phase.start(options.duration()).toMillis() - sinceStart);
-        timer.schedule(() -> phase.apply(primary.script()), delay, TimeUnit.MILLISECONDS);
-      }
+      PrimaryLoad load = new PrimaryLoad(primary, options.duration(), recorder.startEpochMillis());
+      timer.scheduleAtFixedRate(load, 0, PrimaryLoad.TICK.toMillis(), TimeUnit.MILLISECONDS);
       timer.scheduleAtFixedRate(() -> console.println(Progress.line(recorder, primary, backup, options.duration())),
           1000, 1000, TimeUnit.MILLISECONDS);
       return app.await(options.duration().toMillis() + START_TIMEOUT_MILLIS);
