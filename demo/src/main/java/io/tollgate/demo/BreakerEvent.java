@@ -18,6 +18,9 @@ record BreakerEvent(long atMillis, String provider, String from, String to, Stri
   static final String LOG_FORMAT_OPTION =
       "-Djava.util.logging.SimpleFormatter.format=tollgate-log %1$tQ %4$s %5$s%6$s%n";
 
+  static final String LOG_PREFIX = "tollgate-log ";
+
+  private static final Pattern RECORD = Pattern.compile("tollgate-log (\\d+) (.*)");
   private static final Pattern LINE = Pattern.compile(
       "tollgate-log (\\d+) \\w+ circuit breaker of provider (\\S+): (\\w+) -> (\\w+) \\((\\w+)\\).*");
 
@@ -28,6 +31,16 @@ record BreakerEvent(long atMillis, String provider, String from, String to, Stri
     }
     long at = Long.parseLong(m.group(1)) - appStartEpochMillis;
     return Optional.of(new BreakerEvent(at, m.group(2), m.group(3), m.group(4), m.group(5)));
+  }
+
+  /** Any other record of the core's log, as {@code 12.3s WARNING message}. */
+  static String logLine(String line, long appStartEpochMillis) {
+    Matcher m = RECORD.matcher(line);
+    if (!m.matches()) {
+      return line;
+    }
+    double seconds = (Long.parseLong(m.group(1)) - appStartEpochMillis) / 1000.0;
+    return String.format(java.util.Locale.ROOT, "%.1fs %s", seconds, m.group(2));
   }
 
   String label() {

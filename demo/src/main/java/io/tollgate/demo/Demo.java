@@ -88,7 +88,8 @@ public final class Demo {
         }
       }
       Summary summary = Summary.of(recorder.calls(), primary.requests(), backup.requests(),
-          recorder.breakerEvents(), recorder.instrumented(), recorder.startEpochMillis(), recorder.doneCalls());
+          recorder.breakerEvents(), recorder.coreLog(), recorder.instrumented(), recorder.startEpochMillis(),
+          recorder.doneCalls());
       console.print(SummaryTable.render(summary));
       Path report = options.report();
       if (report.toAbsolutePath().getParent() != null) {

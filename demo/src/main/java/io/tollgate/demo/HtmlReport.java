@@ -189,7 +189,13 @@ final class HtmlReport {
     if (summary.breakerEvents().isEmpty()) {
       html.append("<li>none</li>");
     }
-    html.append("</ul>\n<h2>Checks</h2>\n<ul>");
+    html.append("</ul>\n");
+    if (!summary.coreLog().isEmpty()) {
+      html.append("<h2>Tollgate's other log records</h2>\n<ul>");
+      summary.coreLog().forEach(line -> html.append("<li>").append(escape(line)).append("</li>"));
+      html.append("</ul>\n");
+    }
+    html.append("<h2>Checks</h2>\n<ul>");
     for (Summary.Check check : summary.checks()) {
       html.append("<li class=\"").append(check.passed() ? "ok\">ok: " : "bad\">FAILED: ")
           .append(escape(check.description())).append("</li>");

@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * Everything the app's JVM printed that the demo reads: the app's call lines on stdout; the agent's
- * {@code [tollgate]} lines and the core's breaker log lines on stderr. Thread-safe: the two pump
+ * {@code [tollgate]} lines and the core's log records (breaker transitions and others) on stderr. Thread-safe: the two pump
  * threads write, the progress and summary read snapshots.
  */
 final class Recorder {
@@ -20,6 +20,8 @@ final class Recorder {
   private final List<CallOutcome> calls = new ArrayList<>();
   private final List<BreakerEvent> breakerEvents = new ArrayList<>();
   private final List<String> agentLines = new ArrayList<>();
+  /** The core's other log records (Redis unreachable and back, ...), with their times. */
+  private final List<String> coreLog = new ArrayList<>();
   private final Deque<String> otherLines = new ArrayDeque<>();
   private Set<String> instrumented;
   private long startEpochMillis = -1;
@@ -48,10 +50,13 @@ final class Recorder {
       Instrumented.modules(line).ifPresent(modules -> instrumented = modules);
       return;
     }
-    Optional<BreakerEvent> event = BreakerEvent.parse(line, startMillis(System.currentTimeMillis()));
+    long start = startMillis(System.currentTimeMillis());
+    Optional<BreakerEvent> event = BreakerEvent.parse(line, start);
     if (event.isPresent()) {
       breakerEvents.add(event.get());
-    } else if (!line.startsWith("tollgate-log")) {
+    } else if (line.startsWith(BreakerEvent.LOG_PREFIX)) {
+      coreLog.add(BreakerEvent.logLine(line, start));
+    } else {
       other(line);
     }
   }
@@ -94,6 +99,10 @@ final class Recorder {
 
   synchronized List<String> agentLines() {
     return List.copyOf(agentLines);
+  }
+
+  synchronized List<String> coreLog() {
+    return List.copyOf(coreLog);
   }
 
   synchronized List<String> otherLines() {

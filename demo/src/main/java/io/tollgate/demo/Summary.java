@@ -19,7 +19,8 @@ import java.util.Set;
  * admitted attempt are its estimate of that request, computed by the core's own protocol reader.
  */
 record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<BreakerEvent> breakerEvents,
-    List<Check> checks, List<Judged> calls, List<TimedTokens> reservations, Set<String> instrumented) {
+    List<String> coreLog, List<Check> checks, List<Judged> calls, List<TimedTokens> reservations,
+    Set<String> instrumented) {
 
   /** One call and its fate. */
   record Judged(CallOutcome call, Fate fate) {}
@@ -53,7 +54,8 @@ record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<Breake
   record Check(String description, boolean passed) {}
 
   static Summary of(List<CallOutcome> calls, List<RecordedRequest> primary, List<RecordedRequest> backup,
-      List<BreakerEvent> breakerEvents, Set<String> instrumented, long startEpochMillis, int doneCalls) {
+      List<BreakerEvent> breakerEvents, List<String> coreLog, Set<String> instrumented, long startEpochMillis,
+      int doneCalls) {
     Set<String> atPrimary = ids(primary);
     Set<String> atBackup = ids(backup);
     List<Judged> judged = new ArrayList<>(calls.size());
@@ -93,7 +95,8 @@ record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<Breake
             backup.stream().allMatch(r -> DemoConfig.BACKUP_MODEL.equals(r.json().path("model").asText()))),
         new Check("every call the app counted as answered reports its usage",
             judged.stream().filter(j -> j.call().status() == 200).allMatch(j -> j.call().promptTokens() > 0)));
-    return new Summary(clientRows, List.of(primaryRow, backupRow), List.copyOf(breakerEvents), checks,
+    return new Summary(clientRows, List.of(primaryRow, backupRow), List.copyOf(breakerEvents), List.copyOf(coreLog),
+        checks,
         judged, reservations, Set.copyOf(instrumented));
   }
 

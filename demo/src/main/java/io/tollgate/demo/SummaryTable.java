@@ -3,6 +3,8 @@ package io.tollgate.demo;
 /** The summary as the console shows it at the end of a run. */
 final class SummaryTable {
 
+  private static final int MAX_LOG_LINES = 10;
+
   private SummaryTable() {}
 
   static String render(Summary summary) {
@@ -40,6 +42,14 @@ final class SummaryTable {
     }
     for (BreakerEvent event : summary.breakerEvents()) {
       out.append(String.format("  %6.1fs  %s  %s%n", event.atMillis() / 1000.0, event.provider(), event.label()));
+    }
+
+    if (!summary.coreLog().isEmpty()) {
+      out.append("\nTollgate's other log records (Redis unreachable and back, ...)\n");
+      summary.coreLog().stream().limit(MAX_LOG_LINES).forEach(line -> out.append("  ").append(line).append('\n'));
+      if (summary.coreLog().size() > MAX_LOG_LINES) {
+        out.append("  ... ").append(summary.coreLog().size() - MAX_LOG_LINES).append(" more\n");
+      }
     }
 
     out.append("\nChecks\n");

@@ -34,6 +34,13 @@ class LinesTest {
   }
 
   @Test
+  void keepsTheCoresOtherLogRecordsWithTheirTimes() {
+    assertThat(BreakerEvent.logLine("tollgate-log 1764421201250 WARNING Redis limiter unreachable; deciding"
+        + " locally with 1.0 of each limit until it answers", 1764421200000L))
+        .isEqualTo("1.3s WARNING Redis limiter unreachable; deciding locally with 1.0 of each limit until it answers");
+  }
+
+  @Test
   void readsTheInstrumentedClientsFromTheAgentsStartLine() {
     Set<String> modules = Instrumented.modules("[tollgate] on: mode enforce, providers [demo-primary, demo-backup],"
         + " limiter in-memory, instrumented [okhttp]").orElseThrow();
