@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,7 +29,7 @@ final class Progress {
     }
     return String.format("  %3ds  %-14s calls %4d | primary ok %4d | backup %4d | Tollgate 429 %3d"
             + " | provider errors %3d | requests: primary %4d, backup %4d | primary breaker %s",
-        elapsed.toSeconds(), Phase.at(elapsed, run).name().toLowerCase().replace('_', '-'),
+        elapsed.toSeconds(), Phase.at(elapsed, run).name().toLowerCase(Locale.ROOT).replace('_', '-'),
         recorder.calls().size(), fates.getOrDefault(Fate.PRIMARY, 0),
         fates.getOrDefault(Fate.FALLBACK_AFTER_ERROR, 0) + fates.getOrDefault(Fate.FALLBACK_SKIPPED_PRIMARY, 0),
         fates.getOrDefault(Fate.LIMITED, 0) + fates.getOrDefault(Fate.NO_PROVIDER, 0),

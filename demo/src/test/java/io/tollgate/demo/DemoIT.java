@@ -68,6 +68,25 @@ class DemoIT {
     }
   }
 
+  /** Redis gone from the start: the agent still starts, and limits in memory by the fail-open policy. */
+  @Test
+  void unreachableRedisFallsBackToLocalLimits() throws Exception {
+    String url;
+    try (RedisServer redis = RedisServer.start()) {
+      url = redis.uri().toString();
+    }
+
+    DemoResult result = Demo.run(options(Map.of(DemoOptions.REDIS_URL_VARIABLE, url)),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+    assertThat(result.problem()).isEmpty();
+    assertThat(result.agentLines()).anySatisfy(line -> assertThat(line).contains("limiter redis"));
+    Summary summary = result.summary().orElseThrow();
+    assertThat(summary.coreLog()).anySatisfy(line -> assertThat(line)
+        .endsWith("WARNING Redis limiter unreachable; deciding locally with 1.0 of each limit until it answers"));
+    assertAddsUp(summary);
+  }
+
   private DemoOptions options(Map<String, String> extraEnvironment) {
     Map<String, String> environment = new java.util.HashMap<>(System.getenv());
     environment.keySet().removeIf(name -> name.startsWith("TOLLGATE_"));
