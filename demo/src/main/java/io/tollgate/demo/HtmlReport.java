@@ -1,7 +1,10 @@
 package io.tollgate.demo;
 
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The run as one self-contained HTML page: the summary tables and two inline SVG charts over time
@@ -16,13 +19,17 @@ final class HtmlReport {
   private static final int BOTTOM = 30;
   private static final int TOP = 20;
 
-  /** Bar series of the decisions chart, bottom to top. */
-  private static final Object[][] SERIES = {
-      {"primary ok", "#2e7d32", new Fate[] {Fate.PRIMARY}},
-      {"backup (fallback)", "#1565c0", new Fate[] {Fate.FALLBACK_AFTER_ERROR, Fate.FALLBACK_SKIPPED_PRIMARY}},
-      {"Tollgate 429/503", "#ef6c00", new Fate[] {Fate.LIMITED, Fate.NO_PROVIDER}},
-      {"provider error / no response", "#c62828", new Fate[] {Fate.PROVIDER_ERROR, Fate.NO_RESPONSE}},
-  };
+  /** One colour of a chart: the fates it counts (none for a line of the tokens chart). */
+  private record Series(String label, String color, Set<Fate> fates) {}
+
+  /** Bars of the decisions chart, bottom to top. */
+  private static final List<Series> DECISIONS = List.of(
+      new Series("primary ok", "#2e7d32", EnumSet.of(Fate.PRIMARY)),
+      new Series("backup (fallback)", "#1565c0", EnumSet.of(Fate.FALLBACK_AFTER_ERROR, Fate.FALLBACK_SKIPPED_PRIMARY)),
+      new Series("Tollgate 429/503", "#ef6c00", EnumSet.of(Fate.LIMITED, Fate.NO_PROVIDER)),
+      new Series("provider error / no response", "#c62828", EnumSet.of(Fate.PROVIDER_ERROR, Fate.NO_RESPONSE)));
+  private static final Series RESERVED = new Series("reserved (estimate)", "#757575", Set.of());
+  private static final Series USED = new Series("used (settled)", "#6a1b9a", Set.of());
 
   private HtmlReport() {}
 
@@ -46,14 +53,12 @@ final class HtmlReport {
   }
 
   private static String decisionsChart(Summary summary, Duration run, int seconds) {
-    int[][] counts = new int[SERIES.length][seconds + 1];
+    int[][] counts = new int[DECISIONS.size()][seconds + 1];
     for (Summary.Judged judged : summary.calls()) {
       int second = (int) Math.min(seconds, Math.max(0, judged.call().atMillis() / 1000));
-      for (int s = 0; s < SERIES.length; s++) {
-        for (Fate fate : (Fate[]) SERIES[s][2]) {
-          if (judged.fate() == fate) {
-            counts[s][second]++;
-          }
+      for (int s = 0; s < DECISIONS.size(); s++) {
+        if (DECISIONS.get(s).fates().contains(judged.fate())) {
+          counts[s][second]++;
         }
       }
     }
@@ -69,18 +74,18 @@ final class HtmlReport {
     double barWidth = plotWidth() / (double) (seconds + 1);
     for (int second = 0; second <= seconds; second++) {
       double y = HEIGHT - BOTTOM;
-      for (int s = 0; s < SERIES.length; s++) {
+      for (int s = 0; s < DECISIONS.size(); s++) {
         double h = counts[s][second] * (HEIGHT - BOTTOM - TOP) / (double) max;
         if (h > 0) {
           y -= h;
           svg.append(String.format(Locale.ROOT,
               "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%ds: %d %s</title></rect>",
-              LEFT + second * barWidth, y, Math.max(1, barWidth - 1), h, SERIES[s][1], second, counts[s][second],
-              SERIES[s][0]));
+              LEFT + second * barWidth, y, Math.max(1, barWidth - 1), h, DECISIONS.get(s).color(), second,
+              counts[s][second], escape(DECISIONS.get(s).label())));
         }
       }
     }
-    legend(svg, SERIES);
+    legend(svg, DECISIONS);
     return svg.append("</svg>\n").toString();
   }
 
@@ -100,8 +105,8 @@ final class HtmlReport {
       max = Math.max(max, Math.max(reserved[s], used[s]));
     }
     StringBuilder svg = frame(summary, run, seconds, max, "tokens");
-    svg.append(polyline(reserved, max, seconds, "#757575")).append(polyline(used, max, seconds, "#6a1b9a"));
-    legend(svg, new Object[][] {{"reserved (estimate)", "#757575"}, {"used (settled)", "#6a1b9a"}});
+    svg.append(polyline(reserved, max, seconds, RESERVED.color())).append(polyline(used, max, seconds, USED.color()));
+    legend(svg, List.of(RESERVED, USED));
     return svg.append("</svg>\n").toString();
   }
 
@@ -150,13 +155,13 @@ final class HtmlReport {
     return "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\" points=\"" + points + "\"/>";
   }
 
-  private static void legend(StringBuilder svg, Object[][] series) {
+  private static void legend(StringBuilder svg, List<Series> series) {
     int x = LEFT;
-    for (Object[] entry : series) {
+    for (Series entry : series) {
       svg.append(String.format(Locale.ROOT,
           "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>",
-          x, HEIGHT + 10, entry[1], x + 14, HEIGHT + 19, escape((String) entry[0])));
-      x += 30 + 7 * ((String) entry[0]).length();
+          x, HEIGHT + 10, entry.color(), x + 14, HEIGHT + 19, escape(entry.label())));
+      x += 30 + 7 * entry.label().length();
     }
   }
 

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What happened in a run, worked out from the app's call lines, the requests each mock provider
@@ -113,7 +114,7 @@ record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<Breake
   }
 
   private static ProviderRow provider(String name, List<RecordedRequest> received, List<Judged> judged,
-      java.util.function.Predicate<Fate> answeredHere, Set<String> instrumented, long startEpochMillis,
+      Predicate<Fate> answeredHere, Set<String> instrumented, long startEpochMillis,
       List<TimedTokens> reservations) {
     LlmProtocol protocol = LlmProtocol.of(ProviderApi.OPENAI);
     long reserved = 0;
