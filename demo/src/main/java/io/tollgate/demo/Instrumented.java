@@ -34,13 +34,17 @@ final class Instrumented {
     return Optional.of(names);
   }
 
-  /** True when one of {@code modules} covers the app's client {@code client} (okhttp, jdk, apache). */
+  /**
+   * True when one of {@code modules} covers the app's client {@code client} (okhttp, jdk, apache).
+   * Names are matched loosely ({@code jdk-httpclient}, {@code java-http-client}, {@code
+   * apache-httpclient-5}, {@code httpclient5}): the agent names its instrumentations itself.
+   */
   static boolean covers(Set<String> modules, String client) {
     for (String module : modules) {
       boolean matches = switch (client) {
         case "okhttp" -> module.contains("okhttp");
         case "jdk" -> module.contains("jdk") || module.contains("java");
-        case "apache" -> module.contains("apache");
+        case "apache" -> module.contains("apache") || module.matches(".*(httpclient|hc)[45].*");
         default -> false;
       };
       if (matches) {

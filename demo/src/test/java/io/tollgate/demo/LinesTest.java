@@ -50,6 +50,9 @@ class LinesTest {
     assertThat(Instrumented.covers(modules, "jdk")).isFalse();
     assertThat(Instrumented.covers(modules, "apache")).isFalse();
     assertThat(Instrumented.modules("[tollgate] disabled: no configuration")).isEmpty();
+    Set<String> more = Set.of("okhttp", "jdk-httpclient", "httpclient5");
+    assertThat(Instrumented.covers(more, "jdk")).isTrue();
+    assertThat(Instrumented.covers(more, "apache")).isTrue();
   }
 
   @Test
