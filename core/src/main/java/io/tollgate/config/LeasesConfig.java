@@ -34,8 +34,8 @@ public final class LeasesConfig {
 
   /**
    * {@code size}: {@code auto} (default), leases sized to the demand this JVM saw over one
-   * {@code ttl}; or a whole number of calls per lease. Either way a lease is smaller near the limit,
-   * none when the bucket is nearly empty, and at most one {@code ttl} of the limit's refill.
+   * {@code ttl} and at most one {@code ttl} of the limit's refill; or a whole number of calls per
+   * lease. Either way a lease is smaller near the limit and none when the bucket is nearly empty.
    * Empty for {@code auto}.
    */
   public OptionalLong size() {

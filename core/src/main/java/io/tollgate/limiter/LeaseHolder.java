@@ -136,7 +136,7 @@ final class LeaseHolder {
     }
     Reservation reservation = new Reservation(ReservationIds.next(), subject, limits, requests,
         tokens, taken, now + leases.reservationTtlNanos());
-    return Outcomes.decision(limits, grant.result(), false, reservation);
+    return taken.decision(limits, grant.requests(), grant.tokens(), reservation);
   }
 
   /**

@@ -1,10 +1,11 @@
 package io.tollgate.limiter;
 
 /**
- * How much a JVM asks for when it takes a lease: the demand it saw since its last lease, brought to
- * one lease TTL (or the configured number of calls), and never more than one TTL of refill of the
- * fastest limit in each dimension, so that a lease lost with its JVM costs the limit at most one
- * TTL. The shared bucket then scales the ask down to what it can spare ({@code lua/limiter.lua}).
+ * How much a JVM asks for when it takes a lease. With {@code size: auto}: the demand it saw since
+ * its last lease, brought to one lease TTL, and never more than one TTL of refill of the fastest
+ * limit in each dimension, so that a lease lost with its JVM costs the limit at most one TTL of
+ * refill. With a fixed size: that many calls' worth, at the tokens per call seen. Either way the
+ * shared bucket then scales the ask down to what it can spare ({@code lua/limiter.lua}).
  */
 final class LeaseSizing {
 
@@ -30,19 +31,23 @@ final class LeaseSizing {
   static Want want(LeasePolicy policy, Limits limits, long askedRequests, long askedTokens,
       long elapsedNanos) {
     long ttlNanos = policy.ttl().toNanos();
+    long requestCap = refillOver(limits, Dimension.REQUESTS, ttlNanos);
+    long tokenCap = refillOver(limits, Dimension.TOKENS, ttlNanos);
     double scale;
     if (policy.calls().isPresent() && askedRequests > 0) {
+      // a size the configuration chose: what a killed JVM loses is at most one such lease
       scale = (double) policy.calls().getAsLong() / askedRequests;
     } else {
       scale = (double) ttlNanos / Math.max(elapsedNanos, ttlNanos / MAX_GROWTH);
+      if (requestCap >= 0 && askedRequests > 0) {
+        scale = Math.min(scale, (double) requestCap / askedRequests);
+      }
+      if (tokenCap >= 0 && askedTokens > 0) {
+        scale = Math.min(scale, (double) tokenCap / askedTokens);
+      }
     }
-    long requestCap = refillOver(limits, Dimension.REQUESTS, ttlNanos);
-    long tokenCap = refillOver(limits, Dimension.TOKENS, ttlNanos);
-    if (requestCap >= 0 && askedRequests > 0) {
-      scale = Math.min(scale, (double) requestCap / askedRequests);
-    }
-    if (tokenCap >= 0 && askedTokens > 0) {
-      scale = Math.min(scale, (double) tokenCap / askedTokens);
+    if (askedRequests > 0 && askedRequests * scale < 1) {
+      return Want.NOTHING; // less than one call's worth would serve nothing
     }
     long requests = requestCap < 0 ? 0 : (long) Math.floor(askedRequests * scale);
     long tokens = tokenCap < 0 ? 0 : (long) Math.floor(askedTokens * scale);
