@@ -152,6 +152,10 @@ final class LeaseHolder {
     return new long[] {countsRequests ? ending.requests : 0, countsTokens ? ending.tokens : 0};
   }
 
+  synchronized long leasedRequests() {
+    return lease == null || !lease.open ? 0 : lease.requests;
+  }
+
   /** The current lease, if any, for close-all. */
   synchronized Lease current() {
     return lease;

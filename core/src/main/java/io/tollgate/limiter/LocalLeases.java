@@ -88,6 +88,12 @@ final class LocalLeases implements AutoCloseable {
     }
   }
 
+  /** Requests this JVM holds leased for {@code subject} now (for tests and diagnostics). */
+  long leasedRequests(Subject subject, Limits limits) {
+    LeaseHolder holder = holders.get(new Key(subject, limits));
+    return holder == null ? 0 : holder.leasedRequests();
+  }
+
   /** Gives {@code lease}'s unspent part back when it expires, unless it ended before. */
   void endLater(Lease lease) {
     long delay = lease.expiresAtNanos - System.nanoTime();

@@ -131,6 +131,11 @@ public final class RedisRateLimiter implements RateLimiter {
         0, List.of())).outcome() == 1;
   }
 
+  /** Requests this JVM holds leased for {@code subject} under {@code limits} now. */
+  long leasedRequests(Subject subject, Limits limits) {
+    return leases.leasedRequests(subject, limits);
+  }
+
   /** Runs the script; {@code id} names the reservation record, null for ops that keep none. */
   private List<?> run(Subject subject, String id, Limits limits, String op, long first,
       long second, long third, List<String> more) {
