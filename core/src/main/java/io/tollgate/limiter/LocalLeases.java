@@ -96,8 +96,13 @@ final class LocalLeases implements AutoCloseable {
 
   /** Gives {@code lease}'s unspent part back when it expires, unless it ended before. */
   void endLater(Lease lease) {
+    ScheduledExecutorService s = scheduler();
+    if (s == null) {
+      end(lease); // taken while the limiter was closing: it goes back at once
+      return;
+    }
     long delay = lease.expiresAtNanos - System.nanoTime();
-    scheduler().schedule(() -> end(lease), Math.max(0, delay), TimeUnit.NANOSECONDS);
+    s.schedule(() -> end(lease), Math.max(0, delay), TimeUnit.NANOSECONDS);
   }
 
   private void end(Lease lease) {
@@ -133,6 +138,7 @@ final class LocalLeases implements AutoCloseable {
     });
   }
 
+  /** The expiry thread, started with the first lease; null once this is closed. */
   private ScheduledExecutorService scheduler() {
     ScheduledExecutorService s = scheduler;
     if (s != null) {
@@ -150,10 +156,7 @@ final class LocalLeases implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         scheduler = created;
       }
-      if (scheduler == null) {
-        throw new IllegalStateException("the limiter is closed");
-      }
-      return scheduler;
+      return scheduler; // null once closed
     }
   }
 
@@ -164,6 +167,7 @@ final class LocalLeases implements AutoCloseable {
     synchronized (this) {
       closed = true;
       s = scheduler;
+      scheduler = null;
     }
     giveBackAll();
     if (s != null) {

@@ -160,6 +160,18 @@ class LeasedReservationsTest {
   }
 
   @Test
+  void aLeaseTakenAfterCloseGoesBackAtOnce() {
+    Subject subject = Subject.of("tenant", "closed");
+    Limits limits = limits(100, 100_000, LeasePolicy.ofCalls(10, LONG_TTL));
+    limiter.close();
+
+    assertThat(limiter.reserve(subject, limits, 1, 500).allowed()).isTrue();
+
+    assertThat(shared(subject, limits.all().get(0))).isEqualTo(99);
+    assertThat(shared(subject, limits.all().get(1))).isEqualTo(99_500);
+  }
+
+  @Test
   void aRefundGoesBackIntoTheOpenLeaseAndServesTheNextCalls() {
     Subject subject = Subject.of("tenant", "refund");
     Limits limits = limits(100, 100_000, LeasePolicy.ofCalls(10, LONG_TTL));
