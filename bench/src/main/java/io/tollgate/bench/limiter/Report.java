@@ -3,6 +3,7 @@ package io.tollgate.bench.limiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** The results as markdown tables, ready to paste into docs/benchmarks.md. */
@@ -15,11 +16,13 @@ final class Report {
     StringBuilder out = new StringBuilder();
     out.append(String.format("Machine: %d cores, %s; Redis %s; %s.%n", machine.cores(),
         machine.cpu(), machine.redis(), machine.jdk()));
+    String subjects = options.groups().equals(Set.of("leases")) ? "one subject"
+        : String.format("%,d subjects%s", Workload.SUBJECTS,
+            options.runs("leases") ? " (one for the hot-subject rows)" : "");
     out.append(String.format("Medians of %d rounds; each interval %d s after %d s of warm-up "
-            + "(%d s before a contender's first); %,d subjects, each call 1 request + %,d "
-            + "tokens.%n%n",
+            + "(%d s before a contender's first); %s, each call 1 request + %,d tokens.%n%n",
         options.rounds(), options.measure().toSeconds(), BenchOptions.REWARM.toSeconds(),
-        options.warmup().toSeconds(), Workload.SUBJECTS, Workload.ESTIMATE));
+        options.warmup().toSeconds(), subjects, Workload.ESTIMATE));
     throughput(out, options, results);
     details(out, options, results);
     leases(out, options, results);
