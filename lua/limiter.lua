@@ -28,7 +28,10 @@
 --
 -- Integers only, all below 2^53: the client picks the tick so that capacity * window < 2^50, and
 -- debt is bounded, so no result depends on float rounding. Numbers go into strings through
--- string.format('%d'), never tostring (which keeps only 14 digits). Time is the server's.
+-- string.format('%d'), never tostring (which keeps only 14 digits). Time is the server's. A lease's
+-- scale is a float, but what it grants is then capped by an integer bound, so rounding can only
+-- grant less. The Java twin (LimiterStep) has no lease step: only the Redis limiter leases; adjust
+-- is its adjust without a record.
 
 local FULL_DEBT_WINDOWS = 3 -- a bucket's debt is capped at 3 windows of refill
 
