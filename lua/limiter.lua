@@ -2,22 +2,36 @@
 --
 -- KEYS[1]  the subject's state hash           tg:{<scope>:<hash>}:s
 -- KEYS[2]  the reservation record             tg:{<scope>:<hash>}:r:<id>   (same hash tag: one slot)
--- ARGV[1]  op: 'reserve' | 'settle' | 'release'
--- ARGV[2]  reserve: requests to take          settle: actual tokens used     release: unused
--- ARGV[3]  reserve: tokens to take            (settle and release read the amounts from KEYS[2])
--- ARGV[4]  reserve: reservation record TTL, ms
+--          (reserve, settle, release only; lease and adjust keep no record)
+-- ARGV[1]  op: 'reserve' | 'settle' | 'release' | 'lease' | 'adjust'
+-- ARGV[2]  reserve, lease: requests to take   settle: actual tokens used     release: unused
+--          adjust: requests to add (> 0: charge, < 0: give back)
+-- ARGV[3]  reserve, lease: tokens to take     adjust: tokens to add, signed
+--          (settle and release read the amounts from KEYS[2])
+-- ARGV[4]  reserve: reservation record TTL, ms          adjust: when the amounts were taken, µs
 -- ARGV[5]  n, the number of limits, then n groups of 6:
 --          field, dimension (0 requests | 1 tokens), algorithm (0 token bucket | 1 sliding window),
 --          capacity (units per window), window (ticks), tick (µs)
+-- lease only, after the limits (b = 6 + 6n): ARGV[b], ARGV[b+1] requests and tokens wanted on top
+--          of the call's own cost; ARGV[b+2], ARGV[b+3], ARGV[b+4] requests and tokens an ending
+--          lease gives back, and when they were taken (µs)
 --
 -- Reply: { outcome, wait µs, server time µs, then per limit: remaining units, µs until full }
 --   reserve: outcome 1 allowed and charged (record written) | 0 denied, nothing changed;
 --            wait = time until every limit has room for this cost
 --   settle, release: outcome 1 applied | 0 no such record (already settled, released or expired)
+--   adjust: outcome 1, applied like a settle (a charge may go into debt, a refund stops at full)
+--   lease: as reserve, after the give-back (which is applied even when the call is denied); when
+--          allowed, the reply ends with the requests and tokens granted on top of the call's cost:
+--          at most what was wanted, and at most half of what the call leaves in any limit, scaled
+--          alike in both dimensions, so that a nearly empty bucket grants nothing
 --
 -- Integers only, all below 2^53: the client picks the tick so that capacity * window < 2^50, and
 -- debt is bounded, so no result depends on float rounding. Numbers go into strings through
--- string.format('%d'), never tostring (which keeps only 14 digits). Time is the server's.
+-- string.format('%d'), never tostring (which keeps only 14 digits). Time is the server's. A lease's
+-- scale is a float, but what it grants is then capped by an integer bound, so rounding can only
+-- grant less. The Java twin (LimiterStep) has no lease step: only the Redis limiter leases; adjust
+-- is its adjust without a record.
 
 local FULL_DEBT_WINDOWS = 3 -- a bucket's debt is capped at 3 windows of refill
 
@@ -29,7 +43,14 @@ local n = tonumber(ARGV[5])
 local record
 local deltaRequests, deltaTokens = 0, 0
 local reservedAt = now
-if op ~= 'reserve' then
+local leasing = op == 'lease'
+local takes = op == 'reserve' or leasing -- all-or-none: may be denied
+if takes then
+  deltaRequests, deltaTokens = tonumber(ARGV[2]), tonumber(ARGV[3])
+elseif op == 'adjust' then
+  deltaRequests, deltaTokens = tonumber(ARGV[2]), tonumber(ARGV[3])
+  reservedAt = tonumber(ARGV[4])
+else
   record = redis.call('GET', KEYS[2])
   if not record then return { 0, 0, now } end
   redis.call('DEL', KEYS[2])
@@ -40,8 +61,15 @@ if op ~= 'reserve' then
   else
     deltaRequests, deltaTokens = -tonumber(r), -tonumber(k)
   end
-else
-  deltaRequests, deltaTokens = tonumber(ARGV[2]), tonumber(ARGV[3])
+end
+
+local giveRequests, giveTokens, givenAt = 0, 0, now
+local wantRequests, wantTokens = 0, 0
+if leasing then
+  local b = 6 + n * 6
+  wantRequests, wantTokens = tonumber(ARGV[b]), tonumber(ARGV[b + 1])
+  giveRequests, giveTokens = tonumber(ARGV[b + 2]), tonumber(ARGV[b + 3])
+  givenAt = tonumber(ARGV[b + 4])
 end
 
 local state = redis.call('HGETALL', KEYS[1])
@@ -58,7 +86,9 @@ for i = 0, n - 1 do
   local b = 6 + i * 6
   local l = { field = ARGV[b], capacity = tonumber(ARGV[b + 3]), window = tonumber(ARGV[b + 4]),
               tick = tonumber(ARGV[b + 5]), bucket = tonumber(ARGV[b + 2]) == 0 }
-  l.delta = (tonumber(ARGV[b + 1]) == 0) and deltaRequests or deltaTokens
+  l.requests = tonumber(ARGV[b + 1]) == 0
+  l.delta = l.requests and deltaRequests or deltaTokens
+  local give = l.requests and giveRequests or giveTokens
   local nowTick = math.floor(now / l.tick)
   local intoTick = now - nowTick * l.tick
   if l.bucket then
@@ -74,7 +104,11 @@ for i = 0, n - 1 do
         else l.level = l.level + elapsed * l.capacity end
       end
     end
-    if op == 'reserve' and l.level < l.delta * l.window then
+    if give > 0 then
+      l.level = math.min(l.level + give * l.window, l.full)
+    end
+    l.room = math.floor(l.level / l.window)
+    if takes and l.level < l.delta * l.window then
       allowed = 0
       local w = math.ceil((l.delta * l.window - l.level) / l.capacity) * l.tick - intoTick
       if w > wait then wait = w end
@@ -88,8 +122,14 @@ for i = 0, n - 1 do
     local at = stored[l.field .. ':w'] or l.index
     if at == l.index - 1 then l.previous = l.current; l.current = 0
     elseif at < l.index - 1 then l.previous = 0; l.current = 0 end
+    if give > 0 then
+      local charged = math.floor(math.floor(givenAt / l.tick) / l.window)
+      if charged == l.index then l.current = math.max(0, l.current - give)
+      elseif charged == l.index - 1 then l.previous = math.max(0, l.previous - give) end
+    end
     local room = (l.capacity - l.current) * l.window - l.previous * (l.window - l.elapsed)
-    if op == 'reserve' and room < l.delta * l.window then
+    l.room = math.floor(room / l.window)
+    if takes and room < l.delta * l.window then
       allowed = 0
       local ticks
       if l.current + l.delta <= l.capacity then
@@ -108,8 +148,41 @@ for i = 0, n - 1 do
   limits[i + 1] = l
 end
 
--- Apply the change (reserve when allowed, settle, release) and answer what is left.
-local change = op ~= 'reserve' or allowed == 1
+-- A lease takes, on top of the call's cost, what was wanted, scaled down alike in both dimensions
+-- until it leaves at least half of what the call leaves in every limit.
+local grantRequests, grantTokens = 0, 0
+if leasing and allowed == 1 and (wantRequests > 0 or wantTokens > 0) then
+  local scale = 1
+  for i = 1, n do
+    local l = limits[i]
+    local want = l.requests and wantRequests or wantTokens
+    if want > 0 then
+      local share = math.max(0, l.room - l.delta) / 2 / want
+      if share < scale then scale = share end
+    end
+  end
+  grantRequests = math.floor(wantRequests * scale)
+  grantTokens = math.floor(wantTokens * scale)
+  for i = 1, n do
+    local l = limits[i]
+    -- rounding must never take more than half of what is left
+    local half = math.floor(math.max(0, l.room - l.delta) / 2)
+    if l.requests then grantRequests = math.min(grantRequests, half)
+    else grantTokens = math.min(grantTokens, half) end
+  end
+  for i = 1, n do
+    local l = limits[i]
+    l.delta = l.delta + (l.requests and grantRequests or grantTokens)
+  end
+end
+if leasing and allowed == 0 then
+  -- denied: only the give-back is written
+  for i = 1, n do limits[i].delta = 0 end
+end
+
+-- Apply the change (reserve when allowed, settle, release, adjust, a lease's give-back) and
+-- answer what is left.
+local change = (not takes) or allowed == 1 or (leasing and (giveRequests > 0 or giveTokens > 0))
 local writes = { 't', now }
 local reply = { allowed, wait, now }
 local ttl = 0
@@ -160,5 +233,9 @@ if change then
     redis.call('SET', KEYS[2], string.format('%d %d %d', deltaRequests, deltaTokens, now), 'PX', ARGV[4])
   end
 end
-if op ~= 'reserve' then reply[1] = 1 end
+if not takes then reply[1] = 1 end
+if leasing and allowed == 1 then
+  reply[#reply + 1] = grantRequests
+  reply[#reply + 1] = grantTokens
+end
 return reply

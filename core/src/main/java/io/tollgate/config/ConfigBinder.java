@@ -91,8 +91,21 @@ final class ConfigBinder {
       s.bind(key.key, Values::wholeNumber, capacity -> b.limit(key, capacity));
     }
     s.bind("algorithm", text -> Values.oneOf(Algorithm.class, text), b::algorithm);
+    LeasesConfig leases = leases(s.section("leases"));
+    if (leases != null) {
+      s.apply(() -> b.leases(leases));
+    }
     s.finish();
     return s.build(b::build);
+  }
+
+  /** Null when the section is absent: decisions are not leased. */
+  private static LeasesConfig leases(Section s) {
+    LeasesConfig.Builder b = LeasesConfig.builder();
+    s.bind("size", LeasesConfig::parseSize, b::size);
+    s.bind("ttl", Durations::parse, b::ttl);
+    s.finish();
+    return s.isPresent() ? s.build(b::build) : null;
   }
 
   /** Null when the section is absent: calls are not charged to tenants. */

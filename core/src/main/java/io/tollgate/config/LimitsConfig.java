@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.StringJoiner;
 
@@ -25,20 +26,25 @@ public final class LimitsConfig {
   /** How limits spread their capacity over time when {@code algorithm} is not given. */
   public static final Algorithm DEFAULT_ALGORITHM = Algorithm.TOKEN_BUCKET;
 
-  private static final LimitsConfig NONE = new LimitsConfig(new EnumMap<>(LimitKey.class), null);
+  private static final LimitsConfig NONE =
+      new LimitsConfig(new EnumMap<>(LimitKey.class), null, null);
 
   private final Map<LimitKey, Long> values;
   /** Null when not written: an override that does not name one keeps its base's algorithm. */
   private final Algorithm algorithm;
+  /** Null when not written: not leased, or (in an override) the base's leases. */
+  private final LeasesConfig leases;
   /** Null when there is no limit. Built here, so a value the limiter cannot count fails at load. */
   private final Limits limits;
 
-  private LimitsConfig(EnumMap<LimitKey, Long> values, Algorithm algorithm) {
+  private LimitsConfig(EnumMap<LimitKey, Long> values, Algorithm algorithm, LeasesConfig leases) {
     this.values = Collections.unmodifiableMap(new EnumMap<>(values));
     this.algorithm = algorithm;
+    this.leases = leases;
     List<Limit> all = new ArrayList<>(values.size());
     values.forEach((key, capacity) -> all.add(limit(key, capacity, algorithm())));
-    this.limits = all.isEmpty() ? null : Limits.of(all);
+    Limits built = all.isEmpty() ? null : Limits.of(all);
+    this.limits = built != null && leases != null ? built.withLeases(leases.toPolicy()) : built;
   }
 
   private static Limit limit(LimitKey key, long capacity, Algorithm algorithm) {
@@ -107,6 +113,14 @@ public final class LimitsConfig {
     return algorithm == null ? DEFAULT_ALGORITHM : algorithm;
   }
 
+  /**
+   * {@code leases}: serve decisions on these limits from local leases (a Redis limiter only); empty
+   * when not set, and then no lease is taken.
+   */
+  public Optional<LeasesConfig> leases() {
+    return Optional.ofNullable(leases);
+  }
+
   /** True when no limit is set: nothing to enforce. */
   public boolean isEmpty() {
     return limits == null;
@@ -121,7 +135,8 @@ public final class LimitsConfig {
     merged.putAll(values);
     merged.putAll(override.values);
     Algorithm mergedAlgorithm = override.algorithm != null ? override.algorithm : algorithm;
-    return new LimitsConfig(merged, mergedAlgorithm);
+    LeasesConfig mergedLeases = override.leases != null ? override.leases : leases;
+    return new LimitsConfig(merged, mergedAlgorithm, mergedLeases);
   }
 
   /**
@@ -145,12 +160,13 @@ public final class LimitsConfig {
   public boolean equals(Object o) {
     return o instanceof LimitsConfig other
         && values.equals(other.values)
-        && algorithm == other.algorithm;
+        && algorithm == other.algorithm
+        && Objects.equals(leases, other.leases);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(values, algorithm);
+    return Objects.hash(values, algorithm, leases);
   }
 
   @Override
@@ -160,6 +176,9 @@ public final class LimitsConfig {
     if (algorithm != null) {
       text.add("algorithm=" + Values.name(algorithm));
     }
+    if (leases != null) {
+      text.add("leases=" + leases);
+    }
     return text.toString();
   }
 
@@ -167,6 +186,7 @@ public final class LimitsConfig {
   public static final class Builder {
     private final EnumMap<LimitKey, Long> values = new EnumMap<>(LimitKey.class);
     private Algorithm algorithm;
+    private LeasesConfig leases;
 
     private Builder() {}
 
@@ -207,6 +227,11 @@ public final class LimitsConfig {
       return this;
     }
 
+    public Builder leases(LeasesConfig leases) {
+      this.leases = Objects.requireNonNull(leases, "leases");
+      return this;
+    }
+
     Builder limit(LimitKey key, long capacity) {
       if (capacity <= 0) {
         throw new ConfigException(key.key, "must be > 0, was " + capacity);
@@ -217,7 +242,8 @@ public final class LimitsConfig {
 
     /** The limits; {@link LimitsConfig#none()} when none was set. */
     public LimitsConfig build() {
-      return values.isEmpty() && algorithm == null ? NONE : new LimitsConfig(values, algorithm);
+      return values.isEmpty() && algorithm == null && leases == null
+          ? NONE : new LimitsConfig(values, algorithm, leases);
     }
   }
 }

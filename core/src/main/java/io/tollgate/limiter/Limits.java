@@ -3,6 +3,8 @@ package io.tollgate.limiter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -12,8 +14,12 @@ import java.util.Set;
 public final class Limits {
 
   private final List<Limit> all;
+  /** Null when decisions are not leased (the default). */
+  private final LeasePolicy leases;
+  /** Cached: leased subjects look their lease up by these limits on every call. */
+  private final int hash;
 
-  private Limits(List<Limit> all) {
+  private Limits(List<Limit> all, LeasePolicy leases) {
     if (all.isEmpty()) {
       throw new IllegalArgumentException("at least one limit is needed");
     }
@@ -26,14 +32,16 @@ public final class Limits {
       }
     }
     this.all = List.copyOf(all);
+    this.leases = leases;
+    this.hash = this.all.hashCode() * 31 + Objects.hashCode(leases);
   }
 
   public static Limits of(Limit... limits) {
-    return new Limits(List.of(limits));
+    return new Limits(List.of(limits), null);
   }
 
   public static Limits of(List<Limit> limits) {
-    return new Limits(new ArrayList<>(limits));
+    return new Limits(new ArrayList<>(limits), null);
   }
 
   public List<Limit> all() {
@@ -51,27 +59,44 @@ public final class Limits {
     return capacity;
   }
 
-  /** These limits with each capacity multiplied by {@code share}: one JVM's local part. */
+  /**
+   * These limits, served through local leases on a shared backend ({@link RedisRateLimiter});
+   * a one-JVM limiter is local already and ignores them.
+   */
+  public Limits withLeases(LeasePolicy leases) {
+    return new Limits(all, Objects.requireNonNull(leases, "leases"));
+  }
+
+  /** How decisions on these limits are leased, if they are. */
+  public Optional<LeasePolicy> leases() {
+    return Optional.ofNullable(leases);
+  }
+
+  /**
+   * These limits with each capacity multiplied by {@code share}: one JVM's local part, which is
+   * not leased (it is local already).
+   */
   public Limits scaled(double share) {
     List<Limit> scaled = new ArrayList<>(all.size());
     for (Limit limit : all) {
       scaled.add(limit.scaled(share));
     }
-    return new Limits(scaled);
+    return new Limits(scaled, null);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Limits other && all.equals(other.all);
+    return o instanceof Limits other && hash == other.hash && all.equals(other.all)
+        && Objects.equals(leases, other.leases);
   }
 
   @Override
   public int hashCode() {
-    return all.hashCode();
+    return hash;
   }
 
   @Override
   public String toString() {
-    return all.toString();
+    return leases == null ? all.toString() : all + " " + leases;
   }
 }

@@ -20,6 +20,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * in {@link ResilientRateLimiter} for a policy. Cluster redirections (MOVED, ASK, TRYAGAIN) are
  * followed by the Jedis cluster client. NOSCRIPT (after a restart, failover or SCRIPT FLUSH) is
  * answered by sending the script itself to whichever node replied, which caches it there again.
+ *
+ * <p>Limits with {@link Limits#leases() leases} are served from local leases ({@link
+ * LocalLeases}): one script call takes a batch of permits, the decisions are made here, and what
+ * was not spent goes back when the lease ends or this limiter closes.
  */
 public final class RedisRateLimiter implements RateLimiter {
 
@@ -29,6 +33,7 @@ public final class RedisRateLimiter implements RateLimiter {
   private final Supplier<UnifiedJedis> connector;
   private final Duration reservationTtl;
   private final AutoCloseable onClose;
+  private final LocalLeases leases;
   private volatile UnifiedJedis redis;
 
   private RedisRateLimiter(Supplier<UnifiedJedis> connector, Duration reservationTtl,
@@ -39,6 +44,7 @@ public final class RedisRateLimiter implements RateLimiter {
       throw new IllegalArgumentException("reservation TTL must be >= 1ms, was " + reservationTtl);
     }
     this.reservationTtl = reservationTtl;
+    this.leases = new LocalLeases(new ScriptLeases(), reservationTtl);
   }
 
   /** Uses {@code redis} (a {@code RedisClient} or {@code RedisClusterClient}); the caller closes it. */
@@ -92,8 +98,12 @@ public final class RedisRateLimiter implements RateLimiter {
     if (Outcomes.neverFits(limits, requests, tokens)) {
       return Outcomes.neverFitsDecision(limits, false);
     }
+    if (limits.leases().isPresent()) {
+      return leases.reserve(subject, limits, requests, tokens);
+    }
     String id = ReservationIds.next();
-    StepResult result = run(subject, id, limits, "reserve", requests, tokens);
+    StepResult result = parse(run(subject, id, limits, "reserve", requests, tokens,
+        reservationTtl.toMillis(), List.of()));
     Reservation reservation = result.outcome() == 1
         ? new Reservation(id, subject, limits, requests, tokens, false)
         : null;
@@ -105,25 +115,39 @@ public final class RedisRateLimiter implements RateLimiter {
     if (actualTokens < 0) {
       throw new IllegalArgumentException("actual tokens must be >= 0, was " + actualTokens);
     }
-    return run(reservation.subject(), reservation.id(), reservation.limits(), "settle",
-        actualTokens, 0).outcome() == 1;
+    if (reservation.leased()) {
+      return leases.settle(reservation, actualTokens);
+    }
+    return parse(run(reservation.subject(), reservation.id(), reservation.limits(), "settle",
+        actualTokens, 0, 0, List.of())).outcome() == 1;
   }
 
   @Override
   public boolean release(Reservation reservation) {
-    return run(reservation.subject(), reservation.id(), reservation.limits(), "release", 0, 0)
-        .outcome() == 1;
+    if (reservation.leased()) {
+      return leases.release(reservation);
+    }
+    return parse(run(reservation.subject(), reservation.id(), reservation.limits(), "release", 0, 0,
+        0, List.of())).outcome() == 1;
   }
 
-  private StepResult run(Subject subject, String id, Limits limits, String op, long first,
-      long second) {
-    List<String> keys = List.of(stateKey(subject), recordKey(subject, id));
+  /** Requests this JVM holds leased for {@code subject} under {@code limits} now. */
+  long leasedRequests(Subject subject, Limits limits) {
+    return leases.leasedRequests(subject, limits);
+  }
+
+  /** Runs the script; {@code id} names the reservation record, null for ops that keep none. */
+  private List<?> run(Subject subject, String id, Limits limits, String op, long first,
+      long second, long third, List<String> more) {
+    List<String> keys = id == null
+        ? List.of(stateKey(subject))
+        : List.of(stateKey(subject), recordKey(subject, id));
     List<Limit> all = limits.all();
-    List<String> args = new ArrayList<>(5 + all.size() * 6);
+    List<String> args = new ArrayList<>(5 + all.size() * 6 + more.size());
     args.add(op);
     args.add(Long.toString(first));
     args.add(Long.toString(second));
-    args.add(Long.toString(reservationTtl.toMillis()));
+    args.add(Long.toString(third));
     args.add(Integer.toString(all.size()));
     for (Limit limit : all) {
       args.add(limit.stateField());
@@ -133,7 +157,8 @@ public final class RedisRateLimiter implements RateLimiter {
       args.add(Long.toString(limit.windowTicks()));
       args.add(Long.toString(limit.tickMicros()));
     }
-    return parse(eval(keys, args));
+    args.addAll(more);
+    return (List<?>) eval(keys, args);
   }
 
   private Object eval(List<String> keys, List<String> args) {
@@ -145,8 +170,7 @@ public final class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  private static StepResult parse(Object reply) {
-    List<?> values = (List<?>) reply;
+  private static StepResult parse(List<?> values) {
     long[] perLimit = new long[values.size() - 3];
     for (int i = 0; i < perLimit.length; i++) {
       perLimit[i] = (Long) values.get(i + 3);
@@ -155,8 +179,33 @@ public final class RedisRateLimiter implements RateLimiter {
         perLimit);
   }
 
+  /** The lease steps of the same script, for {@link LocalLeases}. */
+  private final class ScriptLeases implements LeaseBackend {
+
+    @Override
+    public Grant lease(Subject subject, Limits limits, long requests, long tokens, long wantRequests,
+        long wantTokens, long giveRequests, long giveTokens, long givenAtMicros) {
+      List<?> reply = run(subject, null, limits, "lease", requests, tokens, 0, List.of(
+          Long.toString(wantRequests), Long.toString(wantTokens), Long.toString(giveRequests),
+          Long.toString(giveTokens), Long.toString(givenAtMicros)));
+      int perLimit = limits.all().size() * 2;
+      StepResult result = parse(reply.subList(0, 3 + perLimit));
+      if (result.outcome() != 1) {
+        return new Grant(result, 0, 0);
+      }
+      return new Grant(result, (Long) reply.get(3 + perLimit), (Long) reply.get(4 + perLimit));
+    }
+
+    @Override
+    public void adjust(Subject subject, Limits limits, long requests, long tokens,
+        long takenAtMicros) {
+      run(subject, null, limits, "adjust", requests, tokens, takenAtMicros, List.of());
+    }
+  }
+
   @Override
   public void close() {
+    leases.close(); // gives back what is leased, while the client still works
     try {
       onClose.close();
     } catch (Exception e) {

@@ -1,5 +1,7 @@
 package io.tollgate.limiter;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /**
@@ -8,20 +10,58 @@ import java.util.Objects;
  */
 public final class Reservation {
 
+  private static final VarHandle USED;
+
+  static {
+    try {
+      USED = MethodHandles.lookup().findVarHandle(Reservation.class, "used", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final String id;
   private final Subject subject;
   private final Limits limits;
   private final long requests;
   private final long tokens;
   private final boolean local;
+  /** The lease this was served from; null when the backend keeps a record of it instead. */
+  final Lease lease;
+  /** For a leased reservation: until when (System.nanoTime) it may be settled or released. */
+  final long usableUntilNanos;
+  @SuppressWarnings("unused") // through USED
+  private volatile boolean used;
 
   Reservation(String id, Subject subject, Limits limits, long requests, long tokens, boolean local) {
+    this(id, subject, limits, requests, tokens, local, null, 0);
+  }
+
+  /** A reservation served from {@code lease}: this JVM alone knows of it. */
+  Reservation(String id, Subject subject, Limits limits, long requests, long tokens, Lease lease,
+      long usableUntilNanos) {
+    this(id, subject, limits, requests, tokens, false, Objects.requireNonNull(lease, "lease"),
+        usableUntilNanos);
+  }
+
+  private Reservation(String id, Subject subject, Limits limits, long requests, long tokens,
+      boolean local, Lease lease, long usableUntilNanos) {
     this.id = Objects.requireNonNull(id, "id");
     this.subject = Objects.requireNonNull(subject, "subject");
     this.limits = Objects.requireNonNull(limits, "limits");
     this.requests = requests;
     this.tokens = tokens;
     this.local = local;
+    this.lease = lease;
+    this.usableUntilNanos = usableUntilNanos;
+  }
+
+  /**
+   * Marks a leased reservation settled or released; true only the first time, and only within its
+   * TTL: the same exactly-once rule the backend's records give the others.
+   */
+  boolean useOnce(long nowNanos) {
+    return nowNanos - usableUntilNanos < 0 && USED.compareAndSet(this, false, true);
   }
 
   /** Unique per reservation; names its record in the backend. */
@@ -49,6 +89,11 @@ public final class Reservation {
   /** True when this was taken from the local guard while the shared backend was unreachable. */
   public boolean local() {
     return local;
+  }
+
+  /** True when this was served from a local lease rather than by a call to the shared backend. */
+  public boolean leased() {
+    return lease != null;
   }
 
   @Override

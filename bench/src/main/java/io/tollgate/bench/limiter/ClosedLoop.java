@@ -80,6 +80,7 @@ final class ClosedLoop {
     double machineBefore;
     double machineAfter;
     double scriptMicros;
+    long scriptCalls;
     long begin;
     long end;
     // opened before the interval, so that its handshake is not measured
@@ -97,6 +98,7 @@ final class ClosedLoop {
       machineAfter = CpuClocks.machineBusy();
       redisAfter = CpuClocks.redis(admin);
       scriptMicros = ScriptTime.microsPerCall(admin);
+      scriptCalls = ScriptTime.calls(admin);
     }
     for (Thread thread : threads) {
       thread.join();
@@ -119,7 +121,7 @@ final class ClosedLoop {
         micros(latencies.getValueAtPercentile(50)), micros(latencies.getValueAtPercentile(99)),
         micros(latencies.getValueAtPercentile(99.9)), micros(latencies.getMaxValue()),
         denied, errors, redisAfter - redisBefore, jvmAfter - jvmBefore,
-        machineAfter - machineBefore, scriptMicros, "");
+        machineAfter - machineBefore, scriptMicros, scriptCalls, "");
   }
 
   private static double micros(long nanos) {

@@ -70,6 +70,15 @@ public final class LimiterBench {
       contenders.add(ClosedLoop.driving(Bucket4jScenario.requestsOnly(redis), server));
       contenders.add(ClosedLoop.driving(Bucket4jScenario.requestsAndTokens(redis), server));
     }
+    if (options.runs("leases")) {
+      for (boolean settle : new boolean[] {false, true}) {
+        for (boolean leases : new boolean[] {false, true}) {
+          contenders.add(ClosedLoop.driving(settle
+              ? HotSubjectScenario.reserveAndSettle(redis, leases)
+              : HotSubjectScenario.reserve(redis, leases), server));
+        }
+      }
+    }
     if (options.runs("log")) {
       for (int entries : new int[] {100, 1_000, 10_000}) {
         progress("filling the sorted-set logs, %,d entries each", entries);

@@ -12,6 +12,7 @@ package io.tollgate.bench.limiter;
  * @param clientCpu CPU time the load generator used: this JVM, or the redis-benchmark process
  * @param machineCpu CPU time the whole machine used, both of the above and anything else
  * @param scriptMicros Redis time per script call (EVAL / EVALSHA), µs; NaN when no script ran
+ * @param scriptCalls script calls (EVAL / EVALSHA) Redis ran in the measured interval
  * @param note what the state looked like, or how the figure was obtained
  */
 record Measurement(
@@ -29,11 +30,12 @@ record Measurement(
     double clientCpu,
     double machineCpu,
     double scriptMicros,
+    long scriptCalls,
     String note) {
 
   Measurement withNote(String note) {
     return new Measurement(scenario, concurrency, ops, seconds, p50, p99, p999, max, denied, errors,
-        redisCpu, clientCpu, machineCpu, scriptMicros, note);
+        redisCpu, clientCpu, machineCpu, scriptMicros, scriptCalls, note);
   }
 
   double opsPerSecond() {
@@ -61,5 +63,10 @@ record Measurement(
   /** Redis CPU per operation, µs: the server-side cost, independent of the client. */
   double redisMicrosPerOp() {
     return redisCpu * 1e6 / ops;
+  }
+
+  /** Script calls Redis ran per operation: 1 for a reserve, 2 for reserve + settle, less leased. */
+  double scriptCallsPerOp() {
+    return (double) scriptCalls / ops;
   }
 }

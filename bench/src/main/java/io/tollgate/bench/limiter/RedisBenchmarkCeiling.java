@@ -75,11 +75,12 @@ final class RedisBenchmarkCeiling implements Contender {
       double childAfter = CpuClocks.reapedChildren();
       double redisAfter = CpuClocks.redis(admin);
       double scriptMicros = ScriptTime.microsPerCall(admin);
+      long scriptCalls = ScriptTime.calls(admin);
 
       double seconds = calls / run.throughput();
       return new Measurement(NAME, connections, calls, seconds, run.p50(), run.p99(), run.p999(),
           run.max(), 0, 0, redisAfter - redisBefore, childAfter - childBefore,
-          machineAfter - machineBefore, scriptMicros, "");
+          machineAfter - machineBefore, scriptMicros, scriptCalls, "");
     }
   }
 

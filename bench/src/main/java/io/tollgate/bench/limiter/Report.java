@@ -3,6 +3,7 @@ package io.tollgate.bench.limiter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** The results as markdown tables, ready to paste into docs/benchmarks.md. */
@@ -15,13 +16,16 @@ final class Report {
     StringBuilder out = new StringBuilder();
     out.append(String.format("Machine: %d cores, %s; Redis %s; %s.%n", machine.cores(),
         machine.cpu(), machine.redis(), machine.jdk()));
+    String subjects = options.groups().equals(Set.of("leases")) ? "one subject"
+        : String.format("%,d subjects%s", Workload.SUBJECTS,
+            options.runs("leases") ? " (one for the hot-subject rows)" : "");
     out.append(String.format("Medians of %d rounds; each interval %d s after %d s of warm-up "
-            + "(%d s before a contender's first); %,d subjects, each call 1 request + %,d "
-            + "tokens.%n%n",
+            + "(%d s before a contender's first); %s, each call 1 request + %,d tokens.%n%n",
         options.rounds(), options.measure().toSeconds(), BenchOptions.REWARM.toSeconds(),
-        options.warmup().toSeconds(), Workload.SUBJECTS, Workload.ESTIMATE));
+        options.warmup().toSeconds(), subjects, Workload.ESTIMATE));
     throughput(out, options, results);
     details(out, options, results);
+    leases(out, options, results);
     memory(out, memory);
     targets(out, targets);
     return out.toString();
@@ -61,6 +65,41 @@ final class Report {
             name, threads, ops(m), perRound, micros(m.p50()), micros(m.p99()), micros(m.p999()),
             micros(m.max()), cores(m.redisCores()), micros(m.redisMicrosPerOp()),
             micros(m.scriptMicros()), cores(m.clientCores()), cores(m.otherCores()), notes(m)));
+      }
+    }
+    out.append('\n');
+  }
+
+  /**
+   * One hot subject with leases off and on, side by side: decisions per second, and what each
+   * decision costs Redis (CPU, and script calls), with more digits than the main table shows.
+   */
+  private static void leases(StringBuilder out, BenchOptions options, Results results) {
+    if (results.rounds(HotSubjectScenario.ON, options.threads().get(0)).isEmpty()) {
+      return;
+    }
+    out.append("### Leases: one hot subject (medians)\n\n")
+        .append("| Operation | Thr | ops/s off | ops/s on | × | Redis CPU ns/op off | on | ÷ "
+            + "| script calls per 1,000 ops off | on |\n")
+        .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    String[][] pairs = {
+        {"reserve", HotSubjectScenario.OFF, HotSubjectScenario.ON},
+        {"reserve + settle", HotSubjectScenario.OFF + ", reserve + settle",
+            HotSubjectScenario.ON + ", reserve + settle"}};
+    for (String[] pair : pairs) {
+      for (int threads : options.threads()) {
+        Optional<Measurement> off = results.median(pair[1], threads);
+        Optional<Measurement> on = results.median(pair[2], threads);
+        if (off.isEmpty() || on.isEmpty()) {
+          continue;
+        }
+        Measurement a = off.get();
+        Measurement b = on.get();
+        out.append(String.format("| %s | %d | %s | %s | %.0f× | %,.1f | %,.2f | %,.0f | %,.1f | %,.3f |%n",
+            pair[0], threads, ops(a), ops(b), b.opsPerSecond() / a.opsPerSecond(),
+            a.redisMicrosPerOp() * 1000, b.redisMicrosPerOp() * 1000,
+            a.redisMicrosPerOp() / b.redisMicrosPerOp(), a.scriptCallsPerOp() * 1000,
+            b.scriptCallsPerOp() * 1000));
       }
     }
     out.append('\n');

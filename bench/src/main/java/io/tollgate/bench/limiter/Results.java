@@ -60,7 +60,10 @@ final class Results {
         median(rounds, Measurement::redisCores) * seconds,
         median(rounds, Measurement::clientCores) * seconds,
         median(rounds, m -> m.machineCpu() / m.seconds()) * seconds,
-        median(rounds, Measurement::scriptMicros), last.note()));
+        median(rounds, Measurement::scriptMicros),
+        Math.round(median(rounds, Measurement::scriptCallsPerOp)
+            * median(rounds, Measurement::opsPerSecond) * seconds),
+        last.note()));
   }
 
   /** Median of {@code a / b} per round, where both were measured in the same round. */

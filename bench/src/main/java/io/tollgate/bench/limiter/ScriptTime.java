@@ -19,6 +19,17 @@ final class ScriptTime {
 
   /** µs per EVAL or EVALSHA since {@link #reset}, or NaN when no script ran. */
   static double microsPerCall(Jedis admin) {
+    long[] totals = totals(admin);
+    return totals[0] == 0 ? Double.NaN : (double) totals[1] / totals[0];
+  }
+
+  /** EVAL and EVALSHA calls since {@link #reset}. */
+  static long calls(Jedis admin) {
+    return totals(admin)[0];
+  }
+
+  /** {calls, µs} of EVAL and EVALSHA since {@link #reset}. */
+  private static long[] totals(Jedis admin) {
     long calls = 0;
     long micros = 0;
     for (String line : admin.info("commandstats").split("\r?\n")) {
@@ -33,6 +44,6 @@ final class ScriptTime {
         }
       }
     }
-    return calls == 0 ? Double.NaN : (double) micros / calls;
+    return new long[] {calls, micros};
   }
 }

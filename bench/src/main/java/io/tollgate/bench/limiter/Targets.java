@@ -17,6 +17,8 @@ final class Targets {
   static final double P99_MICROS = 1_000;
   static final double TIMES_SORTED_SET_LOG = 10;
   static final long BYTES_PER_SUBJECT = 256;
+  static final double DECISIONS_PER_SECOND = 1_000_000;
+  static final double LEASED_REDIS_CPU_DIVISOR = 10;
 
   private static final String LOG_1000 = SlidingLogScenario.name(1_000);
 
@@ -61,6 +63,8 @@ final class Targets {
         times -> checks.add(new Check("(context) the same in Redis CPU per operation",
             String.format("the log costs Redis %.1f× what a reserve does", times), "—")));
 
+    leases(results, checks);
+
     Optional<MemoryPerSubject.Row> state = memory.stream()
         .filter(row -> row.what().equals(MemoryPerSubject.TOLLGATE_STATE)).findFirst();
     state.ifPresent(row -> checks.add(new Check(
@@ -68,6 +72,25 @@ final class Targets {
         row.bytes() + " bytes", verdict(row.bytes() <= BYTES_PER_SUBJECT,
             (row.bytes() - BYTES_PER_SUBJECT) + " bytes over"))));
     return checks;
+  }
+
+  /** With leases on, one JVM decides ≥ 1 M times a second, and each decision costs Redis 10× less. */
+  private static void leases(Results results, List<Check> checks) {
+    String on = HotSubjectScenario.ON;
+    String off = HotSubjectScenario.OFF;
+    results.median(on, AT_THREADS).ifPresent(m -> checks.add(new Check(
+        "≥ 1 M decisions/s in one JVM, one hot subject, leases on (16 threads)",
+        String.format("%s/s (rounds: %s)", Report.ops(m), results.rounds(on, AT_THREADS).stream()
+            .map(Report::ops).collect(Collectors.joining(", "))),
+        verdict(m.opsPerSecond() >= DECISIONS_PER_SECOND, String.format("%.0f %% short",
+            (1 - m.opsPerSecond() / DECISIONS_PER_SECOND) * 100)))));
+    results.medianRatio(off, on, AT_THREADS, Measurement::redisMicrosPerOp).ifPresent(times ->
+        checks.add(new Check("Redis CPU per decision down ≥ 10× with leases (16 threads)",
+            String.format("%,.0f× (rounds: %s)", times, results.ratios(off, on, AT_THREADS,
+                Measurement::redisMicrosPerOp).stream().map(r -> String.format("%,.0f×", r))
+                .collect(Collectors.joining(", "))),
+            verdict(times >= LEASED_REDIS_CPU_DIVISOR, String.format("%.1f× short of 10×",
+                LEASED_REDIS_CPU_DIVISOR - times)))));
   }
 
   private static String percent(double share) {
