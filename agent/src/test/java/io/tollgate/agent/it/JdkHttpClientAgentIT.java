@@ -83,7 +83,7 @@ class JdkHttpClientAgentIT {
               api: openai
               limits:
                 requests-per-day: 1000
-                tokens-per-day: 100000
+                tokens-per-day: 10000
               fallbacks: [backup]
             backup:
               base-url: %s
@@ -161,8 +161,8 @@ class JdkHttpClientAgentIT {
     // estimates of 500+ each.
     Decision account = peek(config, "primary");
     assertThat(account.remainingRequests()).isEqualTo(997);
-    long tokensUsed = 100_000 - account.remainingTokens() - 1;
-    assertThat(tokensUsed).as("tokens charged (refill of ~1.2/s aside)").isBetween(64L - 20, 64L);
+    long tokensUsed = 10_000 - account.remainingTokens() - 1;
+    assertThat(tokensUsed).as("tokens charged (refill of ~0.12/s aside)").isBetween(64L - 10, 64L);
   }
 
   @Test

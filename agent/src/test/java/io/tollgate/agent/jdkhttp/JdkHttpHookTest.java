@@ -171,7 +171,7 @@ class JdkHttpHookTest {
               base-url: %s
               api: openai
               limits:
-                tokens-per-day: 100000
+                tokens-per-day: 10000
         """.formatted(primary.baseUrl()));
     String stream = "{\"model\":\"gpt-4o\",\"max_tokens\":900,\"stream\":true,"
         + "\"stream_options\":{\"include_usage\":true},"
@@ -184,7 +184,7 @@ class JdkHttpHookTest {
       text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
     }
     assertThat(text).contains("\"usage\"").endsWith("data: [DONE]\n\n");
-    assertThat(used()).as("settled (refill of ~1.2/s aside)").isBetween(30L - 5, 30L);
+    assertThat(used()).as("settled (refill of ~0.12/s aside)").isBetween(30L - 5, 30L);
 
     HttpResponse<Stream<String>> lines = sendAsync(post(primary, stream),
         HttpResponse.BodyHandlers.ofLines()).get(10, TimeUnit.SECONDS);
@@ -265,7 +265,7 @@ class JdkHttpHookTest {
     Limits limits = gate.config().provider("primary").orElseThrow().limits().toLimits();
     Decision peek = gate.limiter().reserve(Subject.of("provider", "primary"), limits, 0, 1);
     peek.reservation().ifPresent(gate.limiter()::release);
-    return 100_000 - peek.remainingTokens() - 1;
+    return 10_000 - peek.remainingTokens() - 1;
   }
 
   private void gate(String yaml) {
