@@ -237,6 +237,37 @@ class JdkHttpClientAgentIT {
   }
 
   @Test
+  void failsAsTheClientItselfWouldWhenNoProviderAnswers() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + closedPort + "/v1/chat/completions";
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          providers:
+            primary:
+              base-url: http://127.0.0.1:%d
+              api: openai
+              limits:
+                requests-per-hour: 10
+        """.formatted(closedPort));
+
+    Run without = app("without").call("send", url, CHAT).call("async", url, CHAT).run();
+    Run with = app("with").withAgent("config=" + config).call("send", url, CHAT)
+        .call("async", url, CHAT).run();
+
+    assertThat(with.completed()).as(with.toString()).isTrue();
+    assertThat(with.stderr()).singleElement().asString().startsWith("[tollgate] on:");
+    List<String> failures = without.stdout().stream().filter(l -> l.startsWith("call ")).toList();
+    assertThat(failures).containsExactly("call 1 send failed=java.net.ConnectException",
+        "call 2 async failed=java.net.ConnectException");
+    assertThat(with.stdout()).filteredOn(l -> l.startsWith("call "))
+        .as("thrown by send, and the failed future of sendAsync, as without the agent")
+        .containsExactlyElementsOf(failures);
+  }
+
+  @Test
   void waitsForRoomWithoutHoldingTheThreadThatCalledSendAsync() throws Exception {
     Path config = write("tollgate.yaml", """
         tollgate:

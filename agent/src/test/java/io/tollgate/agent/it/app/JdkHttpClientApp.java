@@ -1,6 +1,7 @@
 package io.tollgate.agent.it.app;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -35,7 +37,9 @@ import java.util.stream.Stream;
  * </ul>
  *
  * Each call prints {@code version N HTTP_1_1} and
- * {@code call N MODE status=200 retry-after=- content-type=... body=BASE64}.
+ * {@code call N MODE status=200 retry-after=- content-type=... body=BASE64}, or
+ * {@code call N MODE failed=EXCEPTION_CLASS} when the client threw (or its future failed with) an
+ * {@code IOException}.
  * {@code -Dapp.http=2} asks the client for HTTP/2 (h2c by upgrade on a cleartext URL), else
  * HTTP/1.1. The key sent is {@code Authorization: Bearer $APP_KEY}.
  */
@@ -64,28 +68,38 @@ public final class JdkHttpClientApp {
         continue;
       }
       awaitAll(submitted);
-      String line = switch (mode) {
-        case "send" -> {
-          HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-          yield describe(number, response, response.body().getBytes(StandardCharsets.UTF_8));
-        }
-        case "stream" -> {
-          HttpResponse<InputStream> response =
-              client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-          yield describe(number, response, readInChunks(response.body()));
-        }
-        case "lines" -> {
-          HttpResponse<Stream<String>> response = client
-              .sendAsync(request, HttpResponse.BodyHandlers.ofLines()).get(30, TimeUnit.SECONDS);
-          String text = response.body().map(l -> l + "\n").collect(Collectors.joining());
-          yield describe(number, response, text.getBytes(StandardCharsets.UTF_8));
-        }
-        default -> throw new IllegalArgumentException("unknown mode " + mode);
-      };
+      String line;
+      try {
+        line = call(client, mode, number, request);
+      } catch (IOException e) {
+        line = "failed=" + e.getClass().getName();
+      }
       System.out.println("call " + number + " " + mode + " " + line);
     }
     awaitAll(submitted);
     System.out.println("app done");
+  }
+
+  private static String call(HttpClient client, String mode, int number, HttpRequest request)
+      throws Exception {
+    return switch (mode) {
+      case "send" -> {
+        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        yield describe(number, response, response.body().getBytes(StandardCharsets.UTF_8));
+      }
+      case "stream" -> {
+        HttpResponse<InputStream> response =
+            client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        yield describe(number, response, readInChunks(response.body()));
+      }
+      case "lines" -> {
+        HttpResponse<Stream<String>> response = client
+            .sendAsync(request, HttpResponse.BodyHandlers.ofLines()).get(30, TimeUnit.SECONDS);
+        String text = response.body().map(l -> l + "\n").collect(Collectors.joining());
+        yield describe(number, response, text.getBytes(StandardCharsets.UTF_8));
+      }
+      default -> throw new IllegalArgumentException("unknown mode " + mode);
+    };
   }
 
   private static HttpRequest request(String url, String json, String key) {
@@ -101,7 +115,14 @@ public final class JdkHttpClientApp {
 
   private static void awaitAll(List<Pending> submitted) throws Exception {
     for (Pending pending : submitted) {
-      HttpResponse<byte[]> response = pending.future().get(30, TimeUnit.SECONDS);
+      HttpResponse<byte[]> response;
+      try {
+        response = pending.future().get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        System.out.println("call " + pending.number() + " async failed="
+            + e.getCause().getClass().getName());
+        continue;
+      }
       System.out.println("call " + pending.number() + " async "
           + describe(pending.number(), response, response.body()));
     }
