@@ -106,8 +106,9 @@ final class GatedExchange<T> {
       }
       Throwable cause = error instanceof CompletionException && error.getCause() != null
           ? error.getCause() : error;
-      if (cause instanceof IOException) {
-        // no provider answered at all: the client's own failure, as the app would have had it
+      if (cause instanceof IOException || cause instanceof CancellationException) {
+        // no provider answered at all: the client's own failure, as the app would have had it;
+        // or the app cancelled (the gate gave the reservation back): nothing more to send
         return CompletableFuture.<HttpResponse<T>>failedFuture(cause);
       }
       InternalFailures.record(JdkHttpHook.WHERE, cause);

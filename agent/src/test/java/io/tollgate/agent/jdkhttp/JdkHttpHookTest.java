@@ -193,6 +193,34 @@ class JdkHttpHookTest {
   }
 
   @Test
+  void givesTheReservationBackAndSendsNothingMoreWhenTheAppCancels() throws Throwable {
+    primary.script().next(1, Fault.latency(Duration.ofSeconds(5)));
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 1
+        """.formatted(primary.baseUrl()));
+    long failuresBefore = InternalFailures.count(JdkHttpHook.WHERE);
+
+    CompletableFuture<HttpResponse<String>> slow = sendAsync(chat(primary), HttpResponse.BodyHandlers.ofString());
+    primary.awaitRequests(1, Duration.ofSeconds(5));
+    slow.cancel(true);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (remainingRequests() == 0 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+
+    assertThat(remainingRequests()).as("the cancelled call's request given back").isEqualTo(1);
+    assertThat(send(chat(primary), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    assertThat(primary.requestCount()).as("the cancelled call was not sent again").isEqualTo(2);
+    assertThat(InternalFailures.count(JdkHttpHook.WHERE)).isEqualTo(failuresBefore);
+  }
+
+  @Test
   void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Throwable {
     TollgateConfig config = config("""
         tollgate:
@@ -259,6 +287,13 @@ class JdkHttpHookTest {
     Object answer = hook.onSendAsync(client, request, handler, null);
     return answer == null ? client.sendAsync(request, handler)
         : (CompletableFuture<HttpResponse<T>>) answer;
+  }
+
+  private long remainingRequests() {
+    Limits limits = gate.config().provider("primary").orElseThrow().limits().toLimits();
+    Decision peek = gate.limiter().reserve(Subject.of("provider", "primary"), limits, 0, 1);
+    peek.reservation().ifPresent(gate.limiter()::release);
+    return peek.remainingRequests();
   }
 
   private long used() {
