@@ -17,7 +17,8 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * {@code jdk.internal.net.http.HttpClientImpl}, the one implementation behind every
- * {@code HttpClient.newHttpClient()} and {@code HttpClient.newBuilder().build()} (JDK 11 to 25):
+ * {@code HttpClient.newHttpClient()} and {@code HttpClient.newBuilder().build()} (checked on JDK
+ * 17 and 25):
  * its {@code send(HttpRequest, BodyHandler)} and its public
  * {@code sendAsync(HttpRequest, BodyHandler, PushPromiseHandler)}, which the two-argument
  * {@code sendAsync} calls. {@code send} goes to a private {@code sendAsync}, so no call passes two
