@@ -12,15 +12,24 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
 import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.matcher.ElementMatchers;
 import net.bytebuddy.utility.JavaModule;
 
 /**
  * Installs the modules' advice with one {@link AgentBuilder}: retransformation without class
  * format changes, so classes loaded before the agent (or before a late attach) are instrumented
  * too and other agents' transformations are kept; helpers injected into each library's loader
- * before its types are transformed.
+ * before its types are transformed; the JDK's own types get advice that reaches the agent through
+ * constants only ({@link JdkInstrumentationModule}).
  */
 public final class Installer {
+
+  /** The JDK's own loaders, where a {@link JdkInstrumentationModule}'s types live. */
+  private static final ElementMatcher<ClassLoader> JDK_LOADERS = ElementMatchers.isBootstrapClassLoader()
+      .or(ElementMatchers.is(ClassLoader.getPlatformClassLoader()));
+
+  private static final AgentBuilder.Transformer NOTHING_TO_INJECT =
+      (builder, type, loader, module, domain) -> builder;
 
   private Installer() {}
 
@@ -40,12 +49,33 @@ public final class Installer {
         .with(new FailureListener())
         .ignore(IgnoredTypes.matcher());
     for (InstrumentationModule module : modules) {
-      HelperInjector helpers = new HelperInjector(instrumentation, module.name(),
-          module.helperClassNames());
+      ElementMatcher<ClassLoader> loaders;
+      AgentBuilder.Transformer readying;
+      Advice.WithCustomMapping mapping;
+      Advice.ExceptionHandler failures;
+      if (module instanceof JdkInstrumentationModule jdk) {
+        try {
+          mapping = jdk.adviceMapping();
+        } catch (IllegalStateException e) {
+          InternalFailures.record("instrumenting " + module.name(), e);
+          continue;
+        }
+        loaders = JDK_LOADERS;
+        readying = NOTHING_TO_INJECT;
+        // the JDK's classes cannot call InternalFailures; the advice only calls the agent through
+        // a method handle that catches and counts everything itself
+        failures = Advice.ExceptionHandler.Default.SUPPRESSING;
+      } else {
+        loaders = seesTheAgent;
+        readying = injecting(new HelperInjector(instrumentation, module.name(),
+            module.helperClassNames()));
+        mapping = Advice.withCustomMapping();
+        failures = countingHandler();
+      }
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher(), seesTheAgent)
-            .transform(injecting(helpers));
-        AdviceCollector advices = new AdviceCollector(extendable);
+        AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher(), loaders)
+            .transform(readying);
+        AdviceCollector advices = new AdviceCollector(extendable, mapping, failures);
         type.transform(advices);
         builder = advices.builder;
       }
@@ -78,17 +108,22 @@ public final class Installer {
   }
 
   private static final class AdviceCollector implements TypeInstrumentation.Advices {
+    private final Advice.WithCustomMapping mapping;
+    private final Advice.ExceptionHandler failures;
     private AgentBuilder.Identified.Extendable builder;
 
-    AdviceCollector(AgentBuilder.Identified.Extendable builder) {
+    AdviceCollector(AgentBuilder.Identified.Extendable builder, Advice.WithCustomMapping mapping,
+        Advice.ExceptionHandler failures) {
       this.builder = builder;
+      this.mapping = mapping;
+      this.failures = failures;
     }
 
     @Override
     public void apply(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
-      builder = builder.transform(new AgentBuilder.Transformer.ForAdvice()
+      builder = builder.transform(new AgentBuilder.Transformer.ForAdvice(mapping)
           .include(Installer.class.getClassLoader())
-          .withExceptionHandler(countingHandler())
+          .withExceptionHandler(failures)
           .advice(methods, adviceClassName));
     }
   }

@@ -1,0 +1,101 @@
+package io.tollgate.agent.jdkhttp;
+
+import static net.bytebuddy.matcher.ElementMatchers.isPublic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.lang.invoke.MethodHandle;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * {@code jdk.internal.net.http.HttpClientImpl}, the one implementation behind every
+ * {@code HttpClient.newHttpClient()} and {@code HttpClient.newBuilder().build()} (checked on JDK
+ * 17 and 25):
+ * its {@code send(HttpRequest, BodyHandler)} and its public
+ * {@code sendAsync(HttpRequest, BodyHandler, PushPromiseHandler)}, which the two-argument
+ * {@code sendAsync} calls. {@code send} goes to a private {@code sendAsync}, so no call passes two
+ * of these methods.
+ *
+ * <p>The advice is inlined into a class of the {@code java.net.http} module: it names no class of
+ * the agent, only the method handles bound to {@link SendHandle} and {@link SendAsyncHandle}
+ * ({@link JdkHttpBridge}).
+ */
+public final class HttpClientImplInstrumentation implements TypeInstrumentation {
+
+  static final String TYPE = "jdk.internal.net.http.HttpClientImpl";
+
+  /** {@link JdkHttpBridge#SEND}, as a constant of the instrumented class. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.PARAMETER)
+  public @interface SendHandle {}
+
+  /** {@link JdkHttpBridge#SEND_ASYNC}, as a constant of the instrumented class. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.PARAMETER)
+  public @interface SendAsyncHandle {}
+
+  @Override
+  public ElementMatcher<TypeDescription> typeMatcher() {
+    return named(TYPE);
+  }
+
+  @Override
+  public void transform(Advices advices) {
+    advices.apply(named("send").and(takesArguments(2)), getClass().getName() + "$SendAdvice");
+    advices.apply(named("sendAsync").and(takesArguments(3)).and(isPublic()),
+        getClass().getName() + "$SendAsyncAdvice");
+  }
+
+  /**
+   * Around {@code send}: when the bridge answers, the method body is skipped and the answer is
+   * returned (or thrown) in its place.
+   */
+  public static final class SendAdvice {
+    private SendAdvice() {}
+
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+    public static Object enter(@SendHandle MethodHandle bridge, @Advice.This Object client,
+        @Advice.Argument(0) Object request, @Advice.Argument(1) Object handler) throws Throwable {
+      return (Object) bridge.invokeExact(client, request, handler);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    public static void exit(@Advice.Enter Object answer,
+        @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object returned,
+        @Advice.Thrown(readOnly = false, typing = Assigner.Typing.DYNAMIC) Throwable thrown) {
+      if (answer instanceof Throwable) {
+        thrown = (Throwable) answer;
+      } else if (answer != null) {
+        returned = answer;
+      }
+    }
+  }
+
+  /** Around the public three-argument {@code sendAsync}: the bridge's future replaces the client's. */
+  public static final class SendAsyncAdvice {
+    private SendAsyncAdvice() {}
+
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+    public static Object enter(@SendAsyncHandle MethodHandle bridge, @Advice.This Object client,
+        @Advice.Argument(0) Object request, @Advice.Argument(1) Object handler,
+        @Advice.Argument(2) Object pushPromiseHandler) throws Throwable {
+      return (Object) bridge.invokeExact(client, request, handler, pushPromiseHandler);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    public static void exit(@Advice.Enter Object answer,
+        @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object returned) {
+      if (answer != null) {
+        returned = answer;
+      }
+    }
+  }
+}
