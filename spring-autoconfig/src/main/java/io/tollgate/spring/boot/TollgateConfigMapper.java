@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  */
 final class TollgateConfigMapper {
 
-  private static final String ROOT = TollgateConfig.ROOT;
+  static final String ROOT = TollgateConfig.ROOT;
 
   private TollgateConfigMapper() {}
 

@@ -25,6 +25,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.ApplicationContextAssertProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -79,6 +80,19 @@ class AutoConfigurationTest {
       assertThat(redis.jedis().keys("tg:" + subject.hashTag() + ":*")).isNotEmpty();
       assertThat(redis.jedis().keys("*acme*")).isEmpty();
     });
+  }
+
+  @Test
+  void anOlderJedisThanTollgatesFailsStartUpWithTheFix() {
+    runner.withPropertyValues("tollgate.redis.url=" + redis.uri())
+        .withClassLoader(new FilteredClassLoader(JedisLine.JEDIS_8_CLASS))
+        .run(context -> {
+          assertThat(context).hasFailed();
+          ConfigException error = configException(context.getStartupFailure());
+          assertThat(error.key()).isEqualTo("tollgate.redis");
+          assertThat(error.problem()).startsWith("needs Jedis 8 (redis.clients:jedis 8.0.2 or later), "
+              + "but the class path has jedis 8.0.2: Spring Boot's dependency management pins an older line.");
+        });
   }
 
   @Test
@@ -176,12 +190,16 @@ class AutoConfigurationTest {
 
   private static void assertConfigFailure(ApplicationContextAssertProvider<?> context, String key, String problem) {
     assertThat(context).hasFailed();
-    Throwable failure = context.getStartupFailure();
+    ConfigException error = configException(context.getStartupFailure());
+    assertThat(List.of(error.key(), error.problem())).containsExactly(key, problem);
+  }
+
+  private static ConfigException configException(Throwable startupFailure) {
+    Throwable failure = startupFailure;
     while (failure != null && !(failure instanceof ConfigException)) {
       failure = failure.getCause();
     }
-    assertThat(failure).as("a ConfigException in %s", context.getStartupFailure()).isNotNull();
-    ConfigException error = (ConfigException) failure;
-    assertThat(List.of(error.key(), error.problem())).containsExactly(key, problem);
+    assertThat(failure).as("a ConfigException in %s", startupFailure).isNotNull();
+    return (ConfigException) failure;
   }
 }

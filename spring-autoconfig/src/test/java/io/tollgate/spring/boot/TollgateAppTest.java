@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tollgate.gate.Gate;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Subject;
 import io.tollgate.spring.boot.app.TestApp;
 import io.tollgate.testkit.llm.MockLlmServer;
@@ -39,6 +42,7 @@ import org.springframework.web.reactive.function.client.WebClient;
  */
 @SpringBootTest(classes = TestApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "tollgate.providers.openai.limits.requests-per-hour=2",
+    "tollgate.providers.openai.limits.tokens-per-day=1000",
     "tollgate.providers.openai.fallbacks=backup",
     "tollgate.providers.backup.api-key=sk-backup",
     "tollgate.providers.backup.limits.requests-per-hour=1",
@@ -63,6 +67,8 @@ class TollgateAppTest {
   WebClient.Builder webClients;
   @Autowired
   Environment environment;
+  @Autowired
+  Gate gate;
 
   @DynamicPropertySource
   static void fixtures(DynamicPropertyRegistry registry) {
@@ -155,6 +161,43 @@ class TollgateAppTest {
     assertThat(onBackup.get(0).headers().toString()).doesNotContain("sk-app");
     assertThat(bodies.get(2)).contains("\"model\":\"gpt-4o-mini\"");
     assertThat(bodies.get(3)).contains("\"code\":\"rate_limit_exceeded\"").contains("(Tollgate)");
+  }
+
+  @Test
+  void streamsArriveWholeAndSettleWithTheUsageTheyReport() {
+    String streamed = "{\"model\":\"gpt-4o\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"Say hello\"}],\"max_tokens\":16}";
+    String body = restClients.baseUrl(primary.baseUrl()).build().post().uri("/v1/chat/completions")
+        .header("Authorization", "Bearer sk-app")
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(streamed)
+        .retrieve()
+        .body(String.class);
+    assertThat(body).startsWith("data: {").endsWith("data: [DONE]\n\n").contains("\"total_tokens\":19");
+    // the mock reports 3 prompt + 16 completion tokens: the estimate was replaced by them
+    assertThat(tokensLeftOnOpenai()).isEqualTo(1000 - 19);
+
+    List<String> events = webClients.baseUrl(primary.baseUrl()).build().post().uri("/v1/chat/completions")
+        .header("Authorization", "Bearer sk-app")
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(streamed)
+        .retrieve()
+        .bodyToFlux(String.class)
+        .collectList()
+        .block(Duration.ofSeconds(30));
+    assertThat(events.size()).isGreaterThan(3);
+    assertThat(events.get(events.size() - 1)).isEqualTo("[DONE]");
+    assertThat(events.get(events.size() - 2)).contains("\"total_tokens\":19");
+    assertThat(tokensLeftOnOpenai()).isEqualTo(1000 - 19 - 19);
+    assertThat(primary.requestCount()).isEqualTo(2);
+  }
+
+  /** What the limiter has left of openai's tokens-per-day: the smallest reservation, given back at once. */
+  private long tokensLeftOnOpenai() {
+    Limits limits = gate.config().provider("openai").orElseThrow().limits().toLimits();
+    Decision probe = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
+    probe.reservation().ifPresent(gate.limiter()::release);
+    return probe.remainingTokens() + 1;
   }
 
   @Test
