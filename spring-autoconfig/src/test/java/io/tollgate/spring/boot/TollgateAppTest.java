@@ -20,12 +20,25 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
+import org.springframework.web.client.NoOpResponseErrorHandler;
+import org.springframework.web.client.RestTemplate;
+import org.springframework.util.ClassUtils;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.annotation.DirtiesContext;
@@ -69,6 +82,10 @@ class TollgateAppTest {
   Environment environment;
   @Autowired
   Gate gate;
+  @Autowired
+  ApplicationContext context;
+
+  static final boolean BOOT_4 = ClassUtils.isPresent("org.springframework.boot.restclient.RestTemplateBuilder", null);
 
   @DynamicPropertySource
   static void fixtures(DynamicPropertyRegistry registry) {
@@ -105,10 +122,20 @@ class TollgateAppTest {
     assertThat(inbound("globex").headers().firstValue("x-ratelimit-remaining-requests")).contains("2");
   }
 
-  @Test
+  /** Boot's default (Reactor Netty here), the JDK's HttpClient, HttpURLConnection. */
+  static Stream<ClientHttpRequestFactory> requestFactories() {
+    return Stream.of(null, new JdkClientHttpRequestFactory(), new SimpleClientHttpRequestFactory());
+  }
+
+  @ParameterizedTest
+  @MethodSource("requestFactories")
   @DirtiesContext // the backup's health score remembers it ran out of quota: a fresh gate for the next test
-  void restClientIsLimitedAndFallsBackWithTheBackupsOwnKey() {
-    RestClient client = restClients.baseUrl(primary.baseUrl()).build();
+  void restClientIsLimitedAndFallsBackWithTheBackupsOwnKey(ClientHttpRequestFactory factory) {
+    RestClient.Builder builder = restClients.baseUrl(primary.baseUrl());
+    if (factory != null) {
+      builder.requestFactory(factory);
+    }
+    RestClient client = builder.build();
     List<Integer> statuses = new ArrayList<>();
     List<String> bodies = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -119,6 +146,29 @@ class TollgateAppTest {
           .retrieve()
           .onStatus(status -> true, (request, answer) -> { })
           .toEntity(String.class);
+      statuses.add(response.getStatusCode().value());
+      bodies.add(response.getBody());
+    }
+    assertThat(statuses).as("%s", bodies).containsExactly(200, 200, 200, 429);
+    assertRouting(bodies);
+  }
+
+  @Test
+  @DirtiesContext
+  void restTemplateFromBootsBuilderIsLimitedAndFallsBack() throws Exception {
+    // RestTemplateBuilder moved package in Boot 4.0; this test runs on both lines
+    Object builder = context.getBean(Class.forName(BOOT_4 ? "org.springframework.boot.restclient.RestTemplateBuilder"
+        : "org.springframework.boot.web.client.RestTemplateBuilder"));
+    RestTemplate template = (RestTemplate) builder.getClass().getMethod("build").invoke(builder);
+    template.setErrorHandler(new NoOpResponseErrorHandler());
+    List<Integer> statuses = new ArrayList<>();
+    List<String> bodies = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      HttpHeaders headers = new HttpHeaders();
+      headers.set("Authorization", "Bearer sk-app");
+      headers.set("Content-Type", "application/json");
+      ResponseEntity<String> response = template.exchange(primary.baseUrl() + "/v1/chat/completions",
+          HttpMethod.POST, new HttpEntity<>(CHAT, headers), String.class);
       statuses.add(response.getStatusCode().value());
       bodies.add(response.getBody());
     }

@@ -20,6 +20,11 @@ final class PlannedHttpRequest implements HttpRequest {
     this.method = HttpMethod.valueOf(plan.method());
     this.uri = plan.uri();
     this.headers = SpringHeaders.toSpring(plan.headers());
+    if (plan.bodyLength() > 0) {
+      // Its own length (a renamed model changes it); without one some clients stream the body
+      // chunked, or the JDK client tries an h2c upgrade that cleartext servers may drop.
+      headers.setContentLength(plan.bodyLength());
+    }
     this.attributes = new HashMap<>(attributes);
   }
 
