@@ -59,7 +59,13 @@ final class TollgateConfigMapper {
   }
 
   private static ProviderConfig provider(String name, TollgateProperties.Provider p) {
-    ProviderConfig.Builder b = ProviderConfig.builder(name);
+    ProviderConfig.Builder b;
+    try {
+      b = ProviderConfig.builder(name);
+    } catch (ConfigException e) {
+      // names the provider itself, not a key below it
+      throw new ConfigException(ROOT + ".providers." + name, e.problem(), e);
+    }
     if (p.getBaseUrl() != null) {
       b.baseUrl(p.getBaseUrl());
     }

@@ -13,6 +13,8 @@ import io.tollgate.limiter.MicroClock;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.router.FailureKind;
+import io.tollgate.router.ProviderBreaker;
 import io.tollgate.router.ProviderBreakers;
 import io.tollgate.servlet.TollgateFilter;
 import io.tollgate.spring.boot.actuate.TollgateEndpoint;
@@ -138,6 +140,46 @@ class AutoConfigurationTest {
   }
 
   @Test
+  void withoutWebFluxOnlyTheRestClientsAreHooked() {
+    runner.withClassLoader(new FilteredClassLoader("org.springframework.web.reactive")).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context).hasSingleBean(TollgateClientHttpRequestInterceptor.class);
+      assertThat(context).doesNotHaveBean(WebClientHook.class);
+    });
+  }
+
+  @Test
+  void healthIsDownWhileRedisIsUnreachableAndListsOpenBreakers() {
+    RedisServer own = RedisServer.start();
+    try {
+      runner.withPropertyValues("tollgate.redis.url=" + own.uri()).run(context -> {
+        TollgateHealth health = context.getBean(TollgateHealth.class);
+        TollgateHealth.Report up = health.check();
+        assertThat(up.up()).isTrue();
+        assertThat(up.details()).containsEntry("limiter", "redis").containsEntry("redisReachable", true)
+            .containsEntry("breakers", java.util.Map.of("openai", "closed")).containsEntry("openBreakers", List.of());
+
+        ProviderBreaker breaker = context.getBean(Gate.class).breakers().breaker("openai");
+        for (int i = 0; i < 3; i++) {
+          assertThat(breaker.tryAcquirePermission()).isTrue();
+          breaker.onFailure(FailureKind.SERVER_ERROR);
+        }
+        TollgateHealth.Report open = health.check();
+        assertThat(open.up()).as("open breakers mean fallbacks, not an outage").isTrue();
+        assertThat(open.details()).containsEntry("openBreakers", List.of("openai"))
+            .containsEntry("breakers", java.util.Map.of("openai", "open"));
+
+        own.stop();
+        TollgateHealth.Report down = health.check();
+        assertThat(down.up()).isFalse();
+        assertThat(down.details()).containsEntry("redisReachable", false);
+      });
+    } finally {
+      own.close();
+    }
+  }
+
+  @Test
   void filterIsRegisteredInServletAppsWithTenants() {
     webRunner.withPropertyValues("tollgate.filter.url-patterns=/api/*,/v1/*", "tollgate.filter.order=5")
         .run(context -> {
@@ -172,6 +214,8 @@ class AutoConfigurationTest {
         "tollgate.redis.local-share", "must be in (0, 1], was 1.5");
     assertFailure(runner.withPropertyValues("tollgate.providers.openai.fallbacks=nowhere"),
         "tollgate.providers.openai.fallbacks[0]", "must name a configured provider, was nowhere; no other provider is configured");
+    assertFailure(runner.withPropertyValues("tollgate.providers.openai.base-url=ftp://example.com"),
+        "tollgate.providers.openai.base-url", "must be an absolute http or https URL, was ftp://example.com");
     assertFailure(runner.withPropertyValues("tollgate.tenants.limits.tokens-per-day=1000"),
         "tollgate.tenants.header", "or api-key-header is required when tenants is configured: it says who the tenant is");
     assertFailure(runner.withPropertyValues("tollgate.tenants.header=X-T", "tollgate.tenants.overrides.premium.tokens-per-day=0"),
