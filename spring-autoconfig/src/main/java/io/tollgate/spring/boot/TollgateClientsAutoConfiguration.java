@@ -1,0 +1,116 @@
+package io.tollgate.spring.boot;
+
+import io.tollgate.gate.Gate;
+import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
+import io.tollgate.spring.boot.client.WebClientHook;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+
+/**
+ * Outbound limiting for Spring's own HTTP clients, through the {@link Gate} bean: an interceptor
+ * on every {@code RestClient.Builder} and {@code RestTemplateBuilder} Boot hands out, an exchange
+ * filter on every {@code WebClient.Builder}. Skipped while the Tollgate agent runs in this JVM
+ * ({@link TollgateAgentDetection}), so that no call is limited twice.
+ *
+ * <p>Boot 4.0 moved the customizer interfaces into modules of their own (spring-boot-restclient,
+ * spring-boot-webclient), so each Boot line has its own nested configuration, chosen by class name.
+ * The customizers run last ({@link Ordered#LOWEST_PRECEDENCE}): interceptors other customizers add
+ * run before Tollgate's, so none of them can rewrite a fallback's credential.
+ */
+@AutoConfiguration(after = TollgateAutoConfiguration.class)
+@ConditionalOnProperty(name = {"tollgate.enabled", "tollgate.client.enabled"}, havingValue = "true", matchIfMissing = true)
+@ConditionalOnBean(Gate.class)
+@Conditional(TollgateAgentDetection.class)
+public class TollgateClientsAutoConfiguration {
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.http.client.ClientHttpRequestInterceptor")
+  static class RestClients {
+
+    @Bean
+    @ConditionalOnMissingBean
+    TollgateClientHttpRequestInterceptor tollgateClientHttpRequestInterceptor(Gate gate) {
+      return new TollgateClientHttpRequestInterceptor(gate);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.web.client.RestClientCustomizer")
+    static class Boot3 {
+
+      @Bean
+      @Order(Ordered.LOWEST_PRECEDENCE)
+      org.springframework.boot.web.client.RestClientCustomizer tollgateRestClientCustomizer(
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return builder -> builder.requestInterceptor(interceptor);
+      }
+
+      @Bean
+      @Order(Ordered.LOWEST_PRECEDENCE)
+      org.springframework.boot.web.client.RestTemplateCustomizer tollgateRestTemplateCustomizer(
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+      }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.restclient.RestClientCustomizer")
+    static class Boot4 {
+
+      @Bean
+      @Order(Ordered.LOWEST_PRECEDENCE)
+      org.springframework.boot.restclient.RestClientCustomizer tollgateRestClientCustomizer(
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return builder -> builder.requestInterceptor(interceptor);
+      }
+
+      @Bean
+      @Order(Ordered.LOWEST_PRECEDENCE)
+      org.springframework.boot.restclient.RestTemplateCustomizer tollgateRestTemplateCustomizer(
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+      }
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.web.reactive.function.client.WebClient")
+  static class WebClients {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WebClientHook tollgateWebClientHook(Gate gate) {
+      return new WebClientHook(gate);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.web.reactive.function.client.WebClientCustomizer")
+    static class Boot3 {
+
+      @Bean
+      @Order(Ordered.LOWEST_PRECEDENCE)
+      org.springframework.boot.web.reactive.function.client.WebClientCustomizer tollgateWebClientCustomizer(
+          WebClientHook hook) {
+        return hook::apply;
+      }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.webclient.WebClientCustomizer")
+    static class Boot4 {
+
+      @Bean
+      @Order(Ordered.LOWEST_PRECEDENCE)
+      org.springframework.boot.webclient.WebClientCustomizer tollgateWebClientCustomizer(WebClientHook hook) {
+        return hook::apply;
+      }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package io.tollgate.spring.boot;
+
+import io.tollgate.config.BreakerConfig;
+import io.tollgate.config.ConfigException;
+import io.tollgate.config.LimitsConfig;
+import io.tollgate.config.ProviderConfig;
+import io.tollgate.config.RedisConfig;
+import io.tollgate.config.TenantsConfig;
+import io.tollgate.config.TokensConfig;
+import io.tollgate.config.TollgateConfig;
+import java.util.function.Supplier;
+
+/**
+ * Turns the bound {@link TollgateProperties} into the core's {@link TollgateConfig} through the
+ * core's own builders, so that every rule (ranges, URLs, fallbacks that loop, ...) is checked in
+ * one place for every front end. A builder names keys relative to its section
+ * ({@code requests-per-minute}); each error is placed under its full Spring key
+ * ({@code tollgate.providers.openai.limits.requests-per-minute}).
+ */
+final class TollgateConfigMapper {
+
+  static final String ROOT = TollgateConfig.ROOT;
+
+  private TollgateConfigMapper() {}
+
+  /** @throws ConfigException naming the full key of the first bad value */
+  static TollgateConfig toConfig(TollgateProperties p) {
+    TollgateConfig.Builder b = TollgateConfig.builder()
+        .mode(p.getMode())
+        .onLimit(p.getOnLimit())
+        .maxWait(p.getMaxWait())
+        .strict(p.isStrict());
+    if (p.getRedis() != null) {
+      b.redis(under(ROOT + ".redis", () -> redis(p.getRedis())));
+    }
+    p.getProviders().forEach((name, provider) ->
+        b.provider(under(ROOT + ".providers." + name, () -> provider(name, provider))));
+    if (p.getTenants() != null) {
+      b.tenants(under(ROOT + ".tenants", () -> tenants(p.getTenants())));
+    }
+    b.breaker(under(ROOT + ".breaker", () -> breaker(p.getBreaker())));
+    b.tokens(under(ROOT + ".tokens", () -> TokensConfig.builder()
+        .defaultMaxOutput(p.getTokens().getDefaultMaxOutput()).build()));
+    return b.build();
+  }
+
+  private static RedisConfig redis(TollgateProperties.Redis p) {
+    RedisConfig.Builder b = RedisConfig.builder();
+    if (p.getUrl() != null) {
+      b.url(p.getUrl());
+    }
+    b.cluster(p.getCluster());
+    return b.timeout(p.getTimeout())
+        .onFailure(p.getOnFailure())
+        .localShare(p.getLocalShare())
+        .poolSize(p.getPoolSize())
+        .reservationTtl(p.getReservationTtl())
+        .build();
+  }
+
+  private static ProviderConfig provider(String name, TollgateProperties.Provider p) {
+    ProviderConfig.Builder b;
+    try {
+      b = ProviderConfig.builder(name);
+    } catch (ConfigException e) {
+      // names the provider itself, not a key below it
+      throw new ConfigException(ROOT + ".providers." + name, e.problem(), e);
+    }
+    if (p.getBaseUrl() != null) {
+      b.baseUrl(p.getBaseUrl());
+    }
+    b.api(p.getApi()).apiKey(p.getApiKey());
+    b.limits(under("limits", () -> limits(p.getLimits())));
+    b.fallbacks(p.getFallbacks());
+    b.modelMap(p.getModelMap());
+    return b.build();
+  }
+
+  private static TenantsConfig tenants(TollgateProperties.Tenants p) {
+    TenantsConfig.Builder b = TenantsConfig.builder();
+    if (p.getHeader() != null) {
+      b.header(p.getHeader());
+    }
+    if (p.getApiKeyHeader() != null) {
+      b.apiKeyHeader(p.getApiKeyHeader());
+    }
+    b.limits(under("limits", () -> limits(p.getLimits())));
+    p.getOverrides().forEach((tenant, limits) ->
+        b.override(tenant, under("overrides." + tenant, () -> limits(limits))));
+    return b.build();
+  }
+
+  static LimitsConfig limits(TollgateProperties.Limits p) {
+    LimitsConfig.Builder b = LimitsConfig.builder();
+    if (p.getRequestsPerSecond() != null) {
+      b.requestsPerSecond(p.getRequestsPerSecond());
+    }
+    if (p.getRequestsPerMinute() != null) {
+      b.requestsPerMinute(p.getRequestsPerMinute());
+    }
+    if (p.getRequestsPerHour() != null) {
+      b.requestsPerHour(p.getRequestsPerHour());
+    }
+    if (p.getRequestsPerDay() != null) {
+      b.requestsPerDay(p.getRequestsPerDay());
+    }
+    if (p.getTokensPerSecond() != null) {
+      b.tokensPerSecond(p.getTokensPerSecond());
+    }
+    if (p.getTokensPerMinute() != null) {
+      b.tokensPerMinute(p.getTokensPerMinute());
+    }
+    if (p.getTokensPerHour() != null) {
+      b.tokensPerHour(p.getTokensPerHour());
+    }
+    if (p.getTokensPerDay() != null) {
+      b.tokensPerDay(p.getTokensPerDay());
+    }
+    if (p.getAlgorithm() != null) {
+      b.algorithm(p.getAlgorithm());
+    }
+    return b.build();
+  }
+
+  private static BreakerConfig breaker(TollgateProperties.Breaker p) {
+    BreakerConfig.Builder b = BreakerConfig.builder()
+        .failures(p.getFailures())
+        .window(p.getWindow())
+        .openFor(p.getOpenFor());
+    if (p.getMaxOpenFor() != null) {
+      b.maxOpenFor(p.getMaxOpenFor());
+    }
+    return b.build();
+  }
+
+  /**
+   * Runs a section's builder, placing a relative key it names under {@code section}. Keys the
+   * root builder names are already full ({@code tollgate....}) and stay as they are.
+   */
+  private static <T> T under(String section, Supplier<T> build) {
+    try {
+      return build.get();
+    } catch (ConfigException e) {
+      throw e.key().startsWith(ROOT + ".") ? e : e.under(section);
+    }
+  }
+}

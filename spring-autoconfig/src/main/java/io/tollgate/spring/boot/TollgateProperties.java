@@ -1,0 +1,645 @@
+package io.tollgate.spring.boot;
+
+import io.tollgate.config.BreakerConfig;
+import io.tollgate.config.Mode;
+import io.tollgate.config.OnLimit;
+import io.tollgate.config.RedisConfig;
+import io.tollgate.config.TokensConfig;
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.limiter.Algorithm;
+import io.tollgate.limiter.FailurePolicy;
+import io.tollgate.llm.ProviderApi;
+import io.tollgate.servlet.TollgateFilter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code tollgate.*} tree of CONFIG.md, as Spring binds it, plus the starter's own switches
+ * ({@code enabled}, {@code filter.*}, {@code client.*}). Values are only collected here: they are
+ * checked by the core when {@link TollgateConfigMapper} builds the {@link TollgateConfig}, so a
+ * value means the same and fails the same way in Spring as in the agent's YAML file.
+ *
+ * <p>Unknown keys fail start-up, as in the core's loader: a misspelt limit must not run unlimited.
+ */
+@ConfigurationProperties(prefix = TollgateConfig.ROOT, ignoreUnknownFields = false)
+public class TollgateProperties {
+
+  /** Whether Tollgate runs at all: false creates none of its beans (the filter, the client hooks, the actuator parts). */
+  private boolean enabled = true;
+
+  /** enforce, shadow (decide and report, never block) or off (touch nothing). */
+  private Mode mode = TollgateConfig.DEFAULT_MODE;
+
+  /** What a limited call gets: reject (a synthetic 429 at once) or wait (up to max-wait, then reject). */
+  private OnLimit onLimit = TollgateConfig.DEFAULT_ON_LIMIT;
+
+  /** The longest a limited call waits for room when on-limit is wait. */
+  private Duration maxWait = TollgateConfig.DEFAULT_MAX_WAIT;
+
+  /** Read by the agent only (a bad configuration disables it unless strict); in Spring a bad configuration always fails start-up. */
+  private boolean strict = TollgateConfig.DEFAULT_STRICT;
+
+  /** The agent's configuration file (-Dtollgate.config). Ignored by the starter, which reads these properties instead; accepted so that an app run with the agent still starts. */
+  private String config;
+
+  /** The agent's debug switch (-Dtollgate.debug). Ignored by the starter. */
+  private boolean debug;
+
+  /** The shared limiter. Absent: limits are kept in memory, per JVM. */
+  private Redis redis;
+
+  /** LLM providers by name (the name is used in metrics, spans and fallbacks). Calls to hosts no provider's base-url matches are not touched. */
+  private Map<String, Provider> providers = new LinkedHashMap<>();
+
+  /** Who is charged for a call and what each tenant may spend. Absent: calls are not charged to tenants and the servlet filter is not registered. */
+  private Tenants tenants;
+
+  /** The per-provider circuit breaker. */
+  private Breaker breaker = new Breaker();
+
+  /** How token costs are estimated before a call. */
+  private Tokens tokens = new Tokens();
+
+  /** The inbound servlet filter (registered when tenants are configured). */
+  private Filter filter = new Filter();
+
+  /** The outbound hooks on Spring's RestClient, RestTemplate and WebClient. */
+  private Client client = new Client();
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Mode getMode() {
+    return mode;
+  }
+
+  public void setMode(Mode mode) {
+    this.mode = mode;
+  }
+
+  public OnLimit getOnLimit() {
+    return onLimit;
+  }
+
+  public void setOnLimit(OnLimit onLimit) {
+    this.onLimit = onLimit;
+  }
+
+  public Duration getMaxWait() {
+    return maxWait;
+  }
+
+  public void setMaxWait(Duration maxWait) {
+    this.maxWait = maxWait;
+  }
+
+  public boolean isStrict() {
+    return strict;
+  }
+
+  public void setStrict(boolean strict) {
+    this.strict = strict;
+  }
+
+  public String getConfig() {
+    return config;
+  }
+
+  public void setConfig(String config) {
+    this.config = config;
+  }
+
+  public boolean isDebug() {
+    return debug;
+  }
+
+  public void setDebug(boolean debug) {
+    this.debug = debug;
+  }
+
+  public Redis getRedis() {
+    return redis;
+  }
+
+  public void setRedis(Redis redis) {
+    this.redis = redis;
+  }
+
+  public Map<String, Provider> getProviders() {
+    return providers;
+  }
+
+  public void setProviders(Map<String, Provider> providers) {
+    this.providers = providers;
+  }
+
+  public Tenants getTenants() {
+    return tenants;
+  }
+
+  public void setTenants(Tenants tenants) {
+    this.tenants = tenants;
+  }
+
+  public Breaker getBreaker() {
+    return breaker;
+  }
+
+  public void setBreaker(Breaker breaker) {
+    this.breaker = breaker;
+  }
+
+  public Tokens getTokens() {
+    return tokens;
+  }
+
+  public void setTokens(Tokens tokens) {
+    this.tokens = tokens;
+  }
+
+  public Filter getFilter() {
+    return filter;
+  }
+
+  public void setFilter(Filter filter) {
+    this.filter = filter;
+  }
+
+  public Client getClient() {
+    return client;
+  }
+
+  public void setClient(Client client) {
+    this.client = client;
+  }
+
+  /** {@code tollgate.redis}. */
+  public static class Redis {
+
+    /** A standalone Redis: redis://[user:password@]host:port[/db], or rediss:// for TLS. Either this or cluster. */
+    private String url;
+
+    /** Seed nodes of a Redis Cluster, host:port each. Either this or url. */
+    private List<String> cluster = new ArrayList<>();
+
+    /** The most one Redis call may take before it counts as a failure. */
+    private Duration timeout = RedisConfig.DEFAULT_TIMEOUT;
+
+    /** While Redis cannot answer: fail-open (admit through a local limiter holding local-share of each limit) or fail-closed (deny). */
+    private FailurePolicy onFailure = RedisConfig.DEFAULT_ON_FAILURE;
+
+    /** The fraction of each limit, in (0, 1], one JVM may spend on its own while Redis is unreachable. */
+    private double localShare = RedisConfig.DEFAULT_LOCAL_SHARE;
+
+    /** Connections per JVM to Redis (or per cluster node). */
+    private int poolSize = RedisConfig.DEFAULT_POOL_SIZE;
+
+    /** How long a reservation waits for its settle before it expires with its estimate charged. */
+    private Duration reservationTtl = RedisConfig.DEFAULT_RESERVATION_TTL;
+
+    public String getUrl() {
+      return url;
+    }
+
+    public void setUrl(String url) {
+      this.url = url;
+    }
+
+    public List<String> getCluster() {
+      return cluster;
+    }
+
+    public void setCluster(List<String> cluster) {
+      this.cluster = cluster;
+    }
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    public FailurePolicy getOnFailure() {
+      return onFailure;
+    }
+
+    public void setOnFailure(FailurePolicy onFailure) {
+      this.onFailure = onFailure;
+    }
+
+    public double getLocalShare() {
+      return localShare;
+    }
+
+    public void setLocalShare(double localShare) {
+      this.localShare = localShare;
+    }
+
+    public int getPoolSize() {
+      return poolSize;
+    }
+
+    public void setPoolSize(int poolSize) {
+      this.poolSize = poolSize;
+    }
+
+    public Duration getReservationTtl() {
+      return reservationTtl;
+    }
+
+    public void setReservationTtl(Duration reservationTtl) {
+      this.reservationTtl = reservationTtl;
+    }
+  }
+
+  /** {@code tollgate.providers.<name>}. */
+  public static class Provider {
+
+    /** The provider's absolute http or https URL; calls under it are this provider's. Required. */
+    private String baseUrl;
+
+    /** How requests, usage and errors are read: openai, azure-openai or anthropic. */
+    private ProviderApi api = ProviderApi.OPENAI;
+
+    /** Sent only when Tollgate itself routes a call to this provider (as a fallback); never logged. */
+    private String apiKey;
+
+    /** The provider account's limits. */
+    private Limits limits = new Limits();
+
+    /** Providers that take a call this one cannot, tried in order of health. */
+    private List<String> fallbacks = new ArrayList<>();
+
+    /** When this provider takes another's call as a fallback: the model asked of the primary to the model to ask here. */
+    private Map<String, String> modelMap = new LinkedHashMap<>();
+
+    public String getBaseUrl() {
+      return baseUrl;
+    }
+
+    public void setBaseUrl(String baseUrl) {
+      this.baseUrl = baseUrl;
+    }
+
+    public ProviderApi getApi() {
+      return api;
+    }
+
+    public void setApi(ProviderApi api) {
+      this.api = api;
+    }
+
+    public String getApiKey() {
+      return apiKey;
+    }
+
+    public void setApiKey(String apiKey) {
+      this.apiKey = apiKey;
+    }
+
+    public Limits getLimits() {
+      return limits;
+    }
+
+    public void setLimits(Limits limits) {
+      this.limits = limits;
+    }
+
+    public List<String> getFallbacks() {
+      return fallbacks;
+    }
+
+    public void setFallbacks(List<String> fallbacks) {
+      this.fallbacks = fallbacks;
+    }
+
+    public Map<String, String> getModelMap() {
+      return modelMap;
+    }
+
+    public void setModelMap(Map<String, String> modelMap) {
+      this.modelMap = modelMap;
+    }
+  }
+
+  /** A {@code limits} section: every limit set applies, all charged together. Absent keys are no limit. */
+  public static class Limits {
+
+    /** Calls admitted per second. */
+    private Long requestsPerSecond;
+
+    /** Calls admitted per minute. */
+    private Long requestsPerMinute;
+
+    /** Calls admitted per hour. */
+    private Long requestsPerHour;
+
+    /** Calls admitted per day. */
+    private Long requestsPerDay;
+
+    /** LLM tokens (prompt plus output) per second. */
+    private Long tokensPerSecond;
+
+    /** LLM tokens (prompt plus output) per minute. */
+    private Long tokensPerMinute;
+
+    /** LLM tokens (prompt plus output) per hour. */
+    private Long tokensPerHour;
+
+    /** LLM tokens (prompt plus output) per day. */
+    private Long tokensPerDay;
+
+    /** token-bucket (continuous refill, bursts up to the capacity; the default) or sliding-window. */
+    private Algorithm algorithm;
+
+    public Long getRequestsPerSecond() {
+      return requestsPerSecond;
+    }
+
+    public void setRequestsPerSecond(Long requestsPerSecond) {
+      this.requestsPerSecond = requestsPerSecond;
+    }
+
+    public Long getRequestsPerMinute() {
+      return requestsPerMinute;
+    }
+
+    public void setRequestsPerMinute(Long requestsPerMinute) {
+      this.requestsPerMinute = requestsPerMinute;
+    }
+
+    public Long getRequestsPerHour() {
+      return requestsPerHour;
+    }
+
+    public void setRequestsPerHour(Long requestsPerHour) {
+      this.requestsPerHour = requestsPerHour;
+    }
+
+    public Long getRequestsPerDay() {
+      return requestsPerDay;
+    }
+
+    public void setRequestsPerDay(Long requestsPerDay) {
+      this.requestsPerDay = requestsPerDay;
+    }
+
+    public Long getTokensPerSecond() {
+      return tokensPerSecond;
+    }
+
+    public void setTokensPerSecond(Long tokensPerSecond) {
+      this.tokensPerSecond = tokensPerSecond;
+    }
+
+    public Long getTokensPerMinute() {
+      return tokensPerMinute;
+    }
+
+    public void setTokensPerMinute(Long tokensPerMinute) {
+      this.tokensPerMinute = tokensPerMinute;
+    }
+
+    public Long getTokensPerHour() {
+      return tokensPerHour;
+    }
+
+    public void setTokensPerHour(Long tokensPerHour) {
+      this.tokensPerHour = tokensPerHour;
+    }
+
+    public Long getTokensPerDay() {
+      return tokensPerDay;
+    }
+
+    public void setTokensPerDay(Long tokensPerDay) {
+      this.tokensPerDay = tokensPerDay;
+    }
+
+    public Algorithm getAlgorithm() {
+      return algorithm;
+    }
+
+    public void setAlgorithm(Algorithm algorithm) {
+      this.algorithm = algorithm;
+    }
+  }
+
+  /** {@code tollgate.tenants}. */
+  public static class Tenants {
+
+    /** The request header whose value is the tenant id. Either this or api-key-header. */
+    private String header;
+
+    /** The request header holding the caller's API key (such as Authorization); the tenant is a hash of the key, never the key. Either this or header. */
+    private String apiKeyHeader;
+
+    /** What every tenant may spend. */
+    private Limits limits = new Limits();
+
+    /** Tenant id to the limit keys that tenant gets instead of the base's; write ids with dots in brackets: overrides[acme.com]. */
+    private Map<String, Limits> overrides = new LinkedHashMap<>();
+
+    public String getHeader() {
+      return header;
+    }
+
+    public void setHeader(String header) {
+      this.header = header;
+    }
+
+    public String getApiKeyHeader() {
+      return apiKeyHeader;
+    }
+
+    public void setApiKeyHeader(String apiKeyHeader) {
+      this.apiKeyHeader = apiKeyHeader;
+    }
+
+    public Limits getLimits() {
+      return limits;
+    }
+
+    public void setLimits(Limits limits) {
+      this.limits = limits;
+    }
+
+    public Map<String, Limits> getOverrides() {
+      return overrides;
+    }
+
+    public void setOverrides(Map<String, Limits> overrides) {
+      this.overrides = overrides;
+    }
+  }
+
+  /** {@code tollgate.breaker}. */
+  public static class Breaker {
+
+    /** Consecutive failures (429, 5xx, timeout, connection error) within window that open a provider's breaker. */
+    private int failures = BreakerConfig.DEFAULT_FAILURES;
+
+    /** How recent those failures must be. */
+    private Duration window = BreakerConfig.DEFAULT_WINDOW;
+
+    /** How long an open breaker refuses calls before one probe is let through. */
+    private Duration openFor = BreakerConfig.DEFAULT_OPEN_FOR;
+
+    /** The longest open time failed probes can lead to (each doubles it); default 5m, or open-for when longer. */
+    private Duration maxOpenFor;
+
+    public int getFailures() {
+      return failures;
+    }
+
+    public void setFailures(int failures) {
+      this.failures = failures;
+    }
+
+    public Duration getWindow() {
+      return window;
+    }
+
+    public void setWindow(Duration window) {
+      this.window = window;
+    }
+
+    public Duration getOpenFor() {
+      return openFor;
+    }
+
+    public void setOpenFor(Duration openFor) {
+      this.openFor = openFor;
+    }
+
+    public Duration getMaxOpenFor() {
+      return maxOpenFor;
+    }
+
+    public void setMaxOpenFor(Duration maxOpenFor) {
+      this.maxOpenFor = maxOpenFor;
+    }
+  }
+
+  /** {@code tollgate.tokens}. */
+  public static class Tokens {
+
+    /** Output tokens reserved for a request that names no max_tokens, until its usage settles the difference. */
+    private int defaultMaxOutput = TokensConfig.DEFAULT_DEFAULT_MAX_OUTPUT;
+
+    public int getDefaultMaxOutput() {
+      return defaultMaxOutput;
+    }
+
+    public void setDefaultMaxOutput(int defaultMaxOutput) {
+      this.defaultMaxOutput = defaultMaxOutput;
+    }
+  }
+
+  /** {@code tollgate.filter}: the inbound per-tenant servlet filter. */
+  public static class Filter {
+
+    /** Whether the filter is registered (it also needs tollgate.tenants). */
+    private boolean enabled = true;
+
+    /** The URL patterns the filter is mapped to: the app's LLM-backed endpoints only, since every request it sees is charged. */
+    private List<String> urlPatterns = new ArrayList<>(List.of("/v1/*"));
+
+    /** The filter's place in the chain; after Spring Security's (-100) by default, so that tenant-from principal sees the user. */
+    private int order = 0;
+
+    /** A request without a tenant: reject (400 or 401), or default:<tenant id> to charge it to that tenant. */
+    private String missingTenant = "reject";
+
+    /** Where the tenant comes from: config (the tenants header or api-key-header) or principal (the authenticated user's name). */
+    private String tenantFrom = "config";
+
+    /** The largest JSON request body, in bytes, read for its token estimate; 0 reads none. */
+    private int maxBufferedBody = TollgateFilter.DEFAULT_MAX_BUFFERED_BODY;
+
+    /** The API the app's own endpoints speak: how bodies are estimated and refusals shaped. */
+    private ProviderApi api = ProviderApi.OPENAI;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public List<String> getUrlPatterns() {
+      return urlPatterns;
+    }
+
+    public void setUrlPatterns(List<String> urlPatterns) {
+      this.urlPatterns = urlPatterns;
+    }
+
+    public int getOrder() {
+      return order;
+    }
+
+    public void setOrder(int order) {
+      this.order = order;
+    }
+
+    public String getMissingTenant() {
+      return missingTenant;
+    }
+
+    public void setMissingTenant(String missingTenant) {
+      this.missingTenant = missingTenant;
+    }
+
+    public String getTenantFrom() {
+      return tenantFrom;
+    }
+
+    public void setTenantFrom(String tenantFrom) {
+      this.tenantFrom = tenantFrom;
+    }
+
+    public int getMaxBufferedBody() {
+      return maxBufferedBody;
+    }
+
+    public void setMaxBufferedBody(int maxBufferedBody) {
+      this.maxBufferedBody = maxBufferedBody;
+    }
+
+    public ProviderApi getApi() {
+      return api;
+    }
+
+    public void setApi(ProviderApi api) {
+      this.api = api;
+    }
+  }
+
+  /** {@code tollgate.client}: Spring's own HTTP clients. */
+  public static class Client {
+
+    /** Whether calls to providers made with Boot's RestClient.Builder, RestTemplateBuilder and WebClient.Builder go through Tollgate. Skipped anyway while the Tollgate agent runs in this JVM, so that no call is limited twice. */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.tollgate.spring.boot.actuate;
+
+import io.tollgate.config.LimitsConfig;
+import io.tollgate.config.ProviderConfig;
+import io.tollgate.config.TenantsConfig;
+import io.tollgate.gate.Gate;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.Subject;
+import io.tollgate.router.HealthScore;
+import io.tollgate.router.ProviderBreaker;
+import io.tollgate.servlet.TollgateFilter;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * {@code /actuator/tollgate}: the providers with their breaker states and health scores, and
+ * {@code /actuator/tollgate/{tenant}}: what a tenant has left. The tenant appears in the answer
+ * only as its hash, as everywhere in Tollgate; nothing here is logged.
+ */
+@Endpoint(id = "tollgate")
+public class TollgateEndpoint {
+
+  private final Gate gate;
+
+  public TollgateEndpoint(Gate gate) {
+    this.gate = gate;
+  }
+
+  @ReadOperation
+  public Map<String, Object> providers() {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("mode", name(gate.config().mode()));
+    body.put("limiter", gate.config().redis().isPresent() ? "redis" : "in-memory");
+    body.put("breakersShared", gate.breakers().isShared());
+    Map<String, Double> scores = new LinkedHashMap<>();
+    for (HealthScore score : gate.health().scores()) {
+      scores.put(score.provider(), score.score());
+    }
+    Map<String, Object> providers = new LinkedHashMap<>();
+    for (ProviderConfig provider : gate.config().providers().values()) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("baseUrl", withoutUserInfo(provider.baseUrl()));
+      entry.put("api", provider.api().configName());
+      ProviderBreaker breaker = gate.breakers().breaker(provider.name());
+      entry.put("breaker", name(breaker.state()));
+      breaker.openUntil().ifPresent(until -> entry.put("openUntil", until.toString()));
+      entry.put("healthScore", scores.get(provider.name()));
+      entry.put("fallbacks", provider.fallbacks());
+      entry.put("limits", limits(provider.limits()));
+      providers.put(provider.name(), entry);
+    }
+    body.put("providers", providers);
+    return body;
+  }
+
+  /**
+   * A tenant's remaining requests and tokens, inbound (the servlet filter's bucket) and outbound
+   * (the LLM calls made on its behalf). Read by reserving the smallest cost and releasing it at
+   * once: the limiter has no read-only query, and this keeps the answer the limiter's own.
+   */
+  @ReadOperation
+  public Map<String, Object> tenant(@Selector String tenant) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    Subject outbound = Subject.of("tenant", tenant);
+    body.put("tenant", outbound.idHash());
+    TenantsConfig tenants = gate.config().tenants().orElse(null);
+    if (tenants == null || tenants.limitsFor(tenant).isEmpty()) {
+      body.put("limited", false);
+      return body;
+    }
+    LimitsConfig config = tenants.limitsFor(tenant);
+    body.put("limited", true);
+    body.put("limits", limits(config));
+    Limits limits = config.toLimits();
+    body.put("inbound", remaining(Subject.of(TollgateFilter.SCOPE, tenant), limits));
+    body.put("outbound", remaining(outbound, limits));
+    return body;
+  }
+
+  private Map<String, Object> remaining(Subject subject, Limits limits) {
+    // The smallest cost the limiter takes: one token, or one request where no token limit applies.
+    boolean countsTokens = limits.capacity(Dimension.TOKENS) >= 0;
+    long requests = countsTokens ? 0 : 1;
+    long tokens = countsTokens ? 1 : 0;
+    Decision probe = gate.limiter().reserve(subject, limits, requests, tokens);
+    probe.reservation().ifPresent(gate.limiter()::release);
+    Map<String, Object> left = new LinkedHashMap<>();
+    long remainingRequests = probe.remainingRequests();
+    long remainingTokens = probe.remainingTokens();
+    if (probe.allowed()) {
+      remainingRequests = remainingRequests < 0 ? remainingRequests : remainingRequests + requests;
+      remainingTokens = remainingTokens < 0 ? remainingTokens : remainingTokens + tokens;
+    }
+    if (remainingRequests >= 0) {
+      left.put("remainingRequests", remainingRequests);
+    }
+    if (remainingTokens >= 0) {
+      left.put("remainingTokens", remainingTokens);
+    }
+    left.put("resetAfterMs", probe.resetAfter().toMillis());
+    left.put("degraded", probe.degraded());
+    return left;
+  }
+
+  private static Map<String, Object> limits(LimitsConfig limits) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    limits.requestsPerSecond().ifPresent(v -> map.put("requests-per-second", v));
+    limits.requestsPerMinute().ifPresent(v -> map.put("requests-per-minute", v));
+    limits.requestsPerHour().ifPresent(v -> map.put("requests-per-hour", v));
+    limits.requestsPerDay().ifPresent(v -> map.put("requests-per-day", v));
+    limits.tokensPerSecond().ifPresent(v -> map.put("tokens-per-second", v));
+    limits.tokensPerMinute().ifPresent(v -> map.put("tokens-per-minute", v));
+    limits.tokensPerHour().ifPresent(v -> map.put("tokens-per-hour", v));
+    limits.tokensPerDay().ifPresent(v -> map.put("tokens-per-day", v));
+    return map;
+  }
+
+  private static String withoutUserInfo(URI uri) {
+    return uri.toString().replaceFirst("//[^@/]*@", "//***@");
+  }
+
+  private static String name(Enum<?> value) {
+    return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+}
