@@ -38,6 +38,7 @@ import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.Usage;
 import io.tollgate.router.BreakerState;
 import io.tollgate.telemetry.Decisions;
+import io.tollgate.telemetry.DeniedLimit;
 import io.tollgate.telemetry.Instruments;
 import io.tollgate.telemetry.Telemetry;
 import io.tollgate.telemetry.TelemetryNames;

@@ -1,4 +1,4 @@
-package io.tollgate.gate.internal;
+package io.tollgate.telemetry;
 
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
@@ -6,11 +6,16 @@ import io.tollgate.limiter.LimitState;
 import java.time.Duration;
 
 /** Names the limit that refused a call, for {@code tollgate.limit}: {@code tenant:tokens-per-minute}. */
-final class DeniedLimit {
+public final class DeniedLimit {
 
   private DeniedLimit() {}
 
-  static String name(String scope, Decision denial, long tokens) {
+  /**
+   * @param scope the denied subject's scope ({@code tenant}, {@code provider}, {@code inbound})
+   * @param denial a decision that did not allow
+   * @param tokens the tokens asked for
+   */
+  public static String name(String scope, Decision denial, long tokens) {
     LimitState refusing = null;
     for (LimitState state : denial.limits()) {
       long cost = state.limit().dimension() == Dimension.REQUESTS ? 1 : tokens;
