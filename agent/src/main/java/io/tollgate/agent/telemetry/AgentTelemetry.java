@@ -1,6 +1,7 @@
 package io.tollgate.agent.telemetry;
 
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
 import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.telemetry.Telemetry;
@@ -23,15 +24,18 @@ public final class AgentTelemetry {
     if (config.telemetry().export() != TelemetryExport.OTLP) {
       return Telemetry.noop();
     }
-    AutoConfiguredOpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
+    AutoConfiguredOpenTelemetrySdkBuilder builder = AutoConfiguredOpenTelemetrySdk.builder()
         .setServiceClassLoader(AgentTelemetry.class.getClassLoader())
         // Defaults only: any otel.* property or OTEL_* variable the user sets wins.
         .addPropertiesSupplier(() -> Map.of(
             // the JDK sender speaks HTTP only: gRPC would need OkHttp or grpc-java in the jar
             "otel.exporter.otlp.protocol", "http/protobuf",
             "otel.logs.exporter", "none",
-            "otel.service.name", System.getProperty("otel.service.name", "tollgate-agent")))
-        .build();
+            "otel.service.name", System.getProperty("otel.service.name", "tollgate-agent")));
+    UntracedExport untraced = new UntracedExport();
+    builder.addSpanExporterCustomizer((exporter, properties) -> untraced.wrap(exporter))
+        .addMetricExporterCustomizer((exporter, properties) -> untraced.wrap(exporter));
+    AutoConfiguredOpenTelemetrySdk sdk = builder.build();
     // autoconfigure registers a shutdown hook that flushes and closes the SDK
     return Telemetry.of(sdk.getOpenTelemetrySdk(), AppContextLink.create());
   }

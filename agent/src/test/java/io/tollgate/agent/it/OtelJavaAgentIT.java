@@ -109,6 +109,10 @@ class OtelJavaAgentIT {
           assertThat(kv.getKey()).isEqualTo("http.response.status_code");
           assertThat(kv.getValue().getIntValue()).isEqualTo(429);
         }));
+    // the agents' own OTLP exports are not traced: no client span to the receiver
+    assertThat(receiver.spans()).as(summary()).noneMatch(span -> span.getKind() == Span.SpanKind.SPAN_KIND_CLIENT
+        && span.getAttributesList().stream().anyMatch(kv -> kv.getKey().equals("url.full")
+            && kv.getValue().getStringValue().startsWith(receiver.endpoint())));
     assertThat(calls).allSatisfy(call -> assertThat(call.getParentSpanId().isEmpty()).isTrue());
   }
 
