@@ -1,5 +1,6 @@
 package io.tollgate.gate.internal;
 
+import io.opentelemetry.context.Scope;
 import io.tollgate.config.Mode;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.gate.CallResult;
@@ -79,7 +80,7 @@ public final class Call<R> {
    * Makes the span of the attempt about to be sent current (in the app's context too) while the
    * driver sends it, so the HTTP client's own span is its child.
    */
-  public io.opentelemetry.context.Scope attemptScope() {
+  public Scope attemptScope() {
     return trace.attemptScope();
   }
 
