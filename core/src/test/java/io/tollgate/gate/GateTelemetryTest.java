@@ -152,7 +152,7 @@ class GateTelemetryTest {
     assertThat(attempt.getParentSpanId()).isEqualTo(call.getSpanId());
     assertThat(attempt.getAttributes().asMap()).isEqualTo(Attributes.builder()
         .put(PROVIDER, "primary").put(ATTEMPT, 1L).put(GEN_AI_REQUEST_MODEL, "gpt-4o")
-        .put(HTTP_RESPONSE_STATUS_CODE, 200L).build().asMap());
+        .put(BREAKER_STATE, "closed").put(HTTP_RESPONSE_STATUS_CODE, 200L).build().asMap());
 
     assertThat(capture.value(TelemetryNames.DECISIONS_METRIC, Attributes.of(
         DECISION, "allowed", DIRECTION, "outbound", PROVIDER, "primary"))).contains(1.0);
@@ -223,6 +223,7 @@ class GateTelemetryTest {
     assertThat(call.getAttributes().get(TOKENS_SETTLED)).isNull(); // nothing was reserved
     assertThat(capture.span(TelemetryNames.ATTEMPT_SPAN).getAttributes().get(HTTP_RESPONSE_STATUS_CODE))
         .isEqualTo(200L);
+    assertThat(capture.span(TelemetryNames.ATTEMPT_SPAN).getAttributes().get(BREAKER_STATE)).isNull();
     assertThat(capture.value(TelemetryNames.DECISIONS_METRIC, Attributes.of(
         DECISION, "shadow_allowed", DIRECTION, "outbound", PROVIDER, "primary"))).contains(1.0);
     assertThat(capture.value(TelemetryNames.DECISIONS_METRIC, Attributes.of(
@@ -258,6 +259,8 @@ class GateTelemetryTest {
     assertThat(attempts.get(0).getAttributes().get(ERROR_TYPE)).isEqualTo("503");
     assertThat(attempts.get(0).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(attempts.get(1).getAttributes().get(FALLBACK_FROM)).isEqualTo("primary");
+    assertThat(attempts).extracting(span -> span.getAttributes().get(BREAKER_STATE))
+        .containsExactly("closed", "closed");
     assertThat(attempts.get(1).getAttributes().get(GEN_AI_REQUEST_MODEL)).isEqualTo("gpt-4o-mini");
     assertThat(capture.value(TelemetryNames.FALLBACKS_METRIC,
         Attributes.of(FALLBACK_FROM, "primary", FALLBACK_TO, "backup"))).contains(1.0);
@@ -344,7 +347,8 @@ class GateTelemetryTest {
 
   /** The JDK client, noting which span was current while each request was sent. */
   private static final class SpanNotingTransport implements Transport<HttpResponse<InputStream>> {
-    private final JdkTransport jdk = new JdkTransport(Duration.ofSeconds(2));
+    // generous: the first call of a cold JVM on a loaded machine is slow, and no test here times out
+    private final JdkTransport jdk = new JdkTransport(Duration.ofSeconds(10));
     private final List<String> sentUnder = new java.util.ArrayList<>();
 
     @Override

@@ -118,7 +118,7 @@ public final class Call<R> {
     JointDecision decision = reserve(addressed.name());
     current = new Attempt(addressed.name(), decision, null, System.nanoTime());
     attempts = 1;
-    trace.attemptStarted(addressed.name(), 1, null, llm.modelOrDeployment());
+    trace.attemptStarted(addressed.name(), 1, null, llm.modelOrDeployment(), null);
     return new Step.Send<>(addressed.name(), request, Duration.ZERO);
   }
 
@@ -178,7 +178,7 @@ public final class Call<R> {
       Duration delay = attempts > 0 ? parts.breakers.switchOverDelay() : Duration.ZERO;
       current = new Attempt(name, decision, breaker, System.nanoTime());
       attempts++;
-      trace.attemptStarted(name, attempts, fallback ? addressed.name() : null, model);
+      trace.attemptStarted(name, attempts, fallback ? addressed.name() : null, model, breaker.state());
       return new Step.Send<>(name, plan, delay);
     }
     return exhausted();

@@ -81,7 +81,9 @@ class CallTrace {
 
   void skipped(String provider, String reason, BreakerState state) {}
 
-  void attemptStarted(String provider, int attempt, String fallbackFrom, Optional<String> model) {}
+  /** @param breaker the provider's breaker state as the attempt goes ({@code half_open}: a probe); null in shadow mode */
+  void attemptStarted(String provider, int attempt, String fallbackFrom, Optional<String> model,
+      BreakerState breaker) {}
 
   void attemptAnswered(int status) {}
 
@@ -175,7 +177,8 @@ class CallTrace {
     }
 
     @Override
-    void attemptStarted(String provider, int attempt, String fallbackFrom, Optional<String> model) {
+    void attemptStarted(String provider, int attempt, String fallbackFrom, Optional<String> model,
+        BreakerState breaker) {
       endAttempt();
       if (fallbackFrom != null) {
         span.addEvent(TelemetryNames.FALLBACK_EVENT, Attributes.of(
@@ -190,6 +193,9 @@ class CallTrace {
         builder.setAttribute(FALLBACK_FROM, fallbackFrom);
       }
       model.ifPresent(m -> builder.setAttribute(GEN_AI_REQUEST_MODEL, m));
+      if (breaker != null) {
+        builder.setAttribute(BREAKER_STATE, stateName(breaker));
+      }
       attemptSpan = builder.startSpan();
       attemptContext = context.with(attemptSpan);
       span.setAttribute(ATTEMPT, (long) attempt);
