@@ -181,6 +181,48 @@ class GateTelemetryTest {
   }
 
   @Test
+  void anAsynchronousCallHasTheSameSpansAndItsAttemptIsCurrentWhenSent() throws Exception {
+    primary.script().next(1, Fault.status(503));
+    List<String> sentUnder = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AsyncTransport<HttpResponse<InputStream>> jdk = new JdkTransport(Duration.ofSeconds(10)).async();
+    AsyncTransport<HttpResponse<InputStream>> noting = new AsyncTransport<>() {
+      @Override
+      public java.util.concurrent.CompletableFuture<HttpResponse<InputStream>> send(
+          io.tollgate.router.OutboundRequest request) {
+        sentUnder.add(Span.current().getSpanContext().getSpanId());
+        return jdk.send(request);
+      }
+
+      @Override
+      public int status(HttpResponse<InputStream> response) {
+        return jdk.status(response);
+      }
+
+      @Override
+      public io.tollgate.llm.Headers headers(HttpResponse<InputStream> response) {
+        return jdk.headers(response);
+      }
+
+      @Override
+      public void discard(HttpResponse<InputStream> response) {
+        jdk.discard(response);
+      }
+    };
+    try (Gate gate = gate("", "requests-per-hour: 10"); Tenants.Scope tenant = Tenants.bind(TENANT)) {
+      CallResult<HttpResponse<InputStream>> result = gate.callAsync(
+          chat(primary.baseUrl(), APP_KEY, CHAT), true, noting).get(20, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(result.provider()).isEqualTo("backup");
+      readBody(result);
+    }
+    SpanData call = capture.span(TelemetryNames.CALL_SPAN);
+    assertThat(call.getAttributes().get(DECISION)).as(call.toString()).isEqualTo("fallback");
+    assertThat(call.getAttributes().get(TOKENS_SETTLED)).as(call.toString()).isEqualTo(120L);
+    List<SpanData> attempts = capture.spans(TelemetryNames.ATTEMPT_SPAN);
+    assertThat(attempts).extracting(SpanData::getParentSpanId).containsOnly(call.getSpanId());
+    assertThat(sentUnder).containsExactlyElementsOf(attempts.stream().map(SpanData::getSpanId).toList());
+  }
+
+  @Test
   void aDeniedCallNamesTheLimitThatDenied() throws Exception {
     try (Gate gate = Gate.builder(config("""
         tollgate:

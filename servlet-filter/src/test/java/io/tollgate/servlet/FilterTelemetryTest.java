@@ -30,6 +30,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Subject;
 import io.tollgate.telemetry.TelemetryNames;
+import io.tollgate.testkit.redis.RedisServer;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -207,6 +208,25 @@ class FilterTelemetryTest {
     assertThat(span.getAttributes().get(LIMIT)).isEqualTo("inbound:requests-per-hour");
     assertThat(decisions("shadow_allowed")).isEqualTo(2);
     assertThat(decisions("shadow_denied")).isEqualTo(1);
+  }
+
+  @Test
+  void aDecisionWithoutRedisIsMarkedDegraded() throws Exception {
+    RedisServer redis = RedisServer.start();
+    try (App app = new App("redis:\n    url: " + redis.uri() + "\n    on-failure: fail-open",
+        "header: X-Tenant-Id")) {
+      app.chat("X-Tenant-Id", TENANT);
+      assertThat(inbound(1).get(0).getAttributes().get(DEGRADED)).isFalse();
+      redis.stop();
+      spans.reset();
+      assertThat(app.chat("X-Tenant-Id", TENANT).statusCode()).isEqualTo(200);
+      SpanData span = inbound(1).get(0);
+      assertThat(span.getAttributes().get(DEGRADED)).isTrue();
+      assertThat(span.getAttributes().get(DECISION)).isEqualTo("allowed");
+      assertThat(span.getAttributes().get(TOKENS_SETTLED)).isEqualTo(18L);
+    } finally {
+      redis.close();
+    }
   }
 
   @Test
