@@ -142,7 +142,7 @@ public final class Call<R> {
       if (!permitted) {
         breaker.openUntil().ifPresent(until ->
             hint(Duration.between(parts.clock.instant(), until)));
-        trace.skipped(name, "breaker_open", breaker.state());
+        trace.skipped(name, "breaker_open", breaker);
         continue;
       }
       JointDecision decision = reserve(name);
@@ -178,7 +178,7 @@ public final class Call<R> {
       Duration delay = attempts > 0 ? parts.breakers.switchOverDelay() : Duration.ZERO;
       current = new Attempt(name, decision, breaker, System.nanoTime());
       attempts++;
-      trace.attemptStarted(name, attempts, fallback ? addressed.name() : null, model, breaker.state());
+      trace.attemptStarted(name, attempts, fallback ? addressed.name() : null, model, breaker);
       return new Step.Send<>(name, plan, delay);
     }
     return exhausted();

@@ -37,6 +37,7 @@ import io.tollgate.limiter.Subject;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.Usage;
 import io.tollgate.router.BreakerState;
+import io.tollgate.router.ProviderBreaker;
 import io.tollgate.telemetry.Decisions;
 import io.tollgate.telemetry.DeniedLimit;
 import io.tollgate.telemetry.Instruments;
@@ -79,11 +80,12 @@ class CallTrace {
   void limiterDecided(String provider, JointDecision decision, List<Charge> charges, long estimate,
       long nanos) {}
 
-  void skipped(String provider, String reason, BreakerState state) {}
+  /** @param breaker the provider's breaker, when it is the reason */
+  void skipped(String provider, String reason, ProviderBreaker breaker) {}
 
-  /** @param breaker the provider's breaker state as the attempt goes ({@code half_open}: a probe); null in shadow mode */
+  /** @param breaker the provider's breaker (its state tells a probe), null in shadow mode */
   void attemptStarted(String provider, int attempt, String fallbackFrom, Optional<String> model,
-      BreakerState breaker) {}
+      ProviderBreaker breaker) {}
 
   void attemptAnswered(int status) {}
 
@@ -164,11 +166,11 @@ class CallTrace {
     }
 
     @Override
-    void skipped(String provider, String reason, BreakerState state) {
+    void skipped(String provider, String reason, ProviderBreaker breaker) {
       AttributesBuilder attributes = Attributes.builder()
           .put(PROVIDER, provider).put(SKIP_REASON, reason);
-      if (state != null) {
-        attributes.put(BREAKER_STATE, stateName(state));
+      if (breaker != null) {
+        attributes.put(BREAKER_STATE, stateName(breaker.state()));
       }
       if (reason.equals("limited") && deniedBy != null) {
         attributes.put(LIMIT, deniedBy);
@@ -178,7 +180,7 @@ class CallTrace {
 
     @Override
     void attemptStarted(String provider, int attempt, String fallbackFrom, Optional<String> model,
-        BreakerState breaker) {
+        ProviderBreaker breaker) {
       endAttempt();
       if (fallbackFrom != null) {
         span.addEvent(TelemetryNames.FALLBACK_EVENT, Attributes.of(
@@ -194,7 +196,7 @@ class CallTrace {
       }
       model.ifPresent(m -> builder.setAttribute(GEN_AI_REQUEST_MODEL, m));
       if (breaker != null) {
-        builder.setAttribute(BREAKER_STATE, stateName(breaker));
+        builder.setAttribute(BREAKER_STATE, stateName(breaker.state()));
       }
       attemptSpan = builder.startSpan();
       attemptContext = context.with(attemptSpan);
