@@ -311,6 +311,64 @@ class GateTelemetryTest {
   }
 
   @Test
+  void aProbeIsAHalfOpenAttemptAndItsSuccessClosesTheBreakerOnTheCallsSpan() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
+        new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2030-01-01T00:00:00Z"));
+    java.time.Clock clock = new java.time.Clock() {
+      @Override
+      public java.time.Instant instant() {
+        return now.get();
+      }
+
+      @Override
+      public java.time.ZoneId getZone() {
+        return java.time.ZoneOffset.UTC;
+      }
+
+      @Override
+      public java.time.Clock withZone(java.time.ZoneId zone) {
+        throw new UnsupportedOperationException();
+      }
+    };
+    primary.script().next(1, Fault.status(503));
+    try (Gate gate = Gate.builder(config("""
+        tollgate:
+          breaker:
+            failures: 1
+            open-for: 30s
+          providers:
+            primary:
+              base-url: %s
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api-key: ${BACKUP_KEY}
+        """.formatted(primary.baseUrl(), backup.baseUrl()), Map.of("BACKUP_KEY", BACKUP_KEY)))
+        .clock(clock).openTelemetry(capture.sdk()).build()) {
+      call(gate);                                   // opens the primary's breaker
+      capture.reset();
+      now.set(now.get().plusSeconds(30));           // its open time ends
+      assertThat(call(gate).provider()).isEqualTo("primary");
+      assertThat(capture.value(TelemetryNames.BREAKER_STATE_METRIC, Attributes.of(PROVIDER, "primary")))
+          .contains(0.0);
+    }
+
+    SpanData call = capture.span(TelemetryNames.CALL_SPAN);
+    assertThat(call.getAttributes().get(DECISION)).isEqualTo("allowed");
+    assertThat(capture.span(TelemetryNames.ATTEMPT_SPAN).getAttributes().get(BREAKER_STATE))
+        .isEqualTo("half_open");
+    assertThat(call.getEvents()).extracting(EventData::getName, EventData::getAttributes).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(TelemetryNames.BREAKER_TRANSITION_EVENT, Attributes.of(
+            PROVIDER, "primary", BREAKER_PREVIOUS_STATE, "open", BREAKER_STATE, "half_open",
+            BREAKER_REASON, "open_time_ended")),
+        org.assertj.core.groups.Tuple.tuple(TelemetryNames.BREAKER_TRANSITION_EVENT, Attributes.of(
+            PROVIDER, "primary", BREAKER_PREVIOUS_STATE, "half_open", BREAKER_STATE, "closed",
+            BREAKER_REASON, "probe_succeeded")));
+    assertThat(capture.value(TelemetryNames.BREAKER_TRANSITIONS_METRIC,
+        Attributes.of(PROVIDER, "primary", BREAKER_STATE, "closed"))).contains(1.0);
+  }
+
+  @Test
   void aWaitIsAnEventAndTheTimeWaited() throws Exception {
     try (Gate gate = Gate.builder(config("""
         tollgate:
