@@ -2,12 +2,15 @@ package io.tollgate.agent;
 
 import io.tollgate.agent.instrumentation.Installer;
 import io.tollgate.agent.instrumentation.InstrumentationModules;
+import io.tollgate.agent.telemetry.AgentTelemetry;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.Mode;
 import io.tollgate.config.OnLimit;
+import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
+import io.tollgate.telemetry.Telemetry;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.Optional;
@@ -69,9 +72,11 @@ final class AgentStartup {
     }
     long configNanos = System.nanoTime();
     try {
-      Gate gate = Gate.create(config);
+      Telemetry telemetry = AgentTelemetry.start(config);
+      Gate gate = Gate.builder(config).telemetry(telemetry).build();
       Gate neverWaits = config.onLimit() == OnLimit.WAIT
-          ? Gate.builder(rejecting(config)).limiter(gate.limiter()).breakers(gate.breakers()).build()
+          ? Gate.builder(rejecting(config)).limiter(gate.limiter()).breakers(gate.breakers())
+              .telemetry(telemetry).build()
           : gate;
       AgentGates.install(gate, neverWaits);
       Runtime.getRuntime().addShutdownHook(new Thread(gate::close, "tollgate-shutdown"));
@@ -87,7 +92,8 @@ final class AgentStartup {
       AgentLog.line("on: mode " + config.mode().name().toLowerCase(java.util.Locale.ROOT)
           + ", providers " + config.providers().keySet()
           + ", limiter " + (config.redis().isPresent() ? "redis" : "in-memory")
-          + ", instrumented " + InstrumentationModules.names());
+          + ", instrumented " + InstrumentationModules.names()
+          + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : ""));
     } catch (RuntimeException | LinkageError e) {
       AgentGates.install(null, null);
       refuse("cannot start: " + e, e, config.strict(), attach);

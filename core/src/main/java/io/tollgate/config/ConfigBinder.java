@@ -54,6 +54,7 @@ final class ConfigBinder {
     b.tenants(tenants(s.section("tenants")));
     b.breaker(breaker(s.section("breaker")));
     b.tokens(tokens(s.section("tokens")));
+    b.telemetry(telemetry(s.section("telemetry")));
     s.finish();
     return s.build(b::build);
   }
@@ -130,6 +131,13 @@ final class ConfigBinder {
     s.bind("max-open-for", Durations::parse, b::maxOpenFor);
     s.finish();
     return s.build(b::build);
+  }
+
+  private static TelemetryConfig telemetry(Section s) {
+    TelemetryExport[] export = {TelemetryConfig.DEFAULT_EXPORT};
+    s.bind("export", text -> Values.oneOf(TelemetryExport.class, text), value -> export[0] = value);
+    s.finish();
+    return s.build(() -> TelemetryConfig.of(export[0]));
   }
 
   private static TokensConfig tokens(Section s) {

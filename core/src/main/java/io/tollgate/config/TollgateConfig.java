@@ -38,6 +38,7 @@ public final class TollgateConfig {
   private final TenantsConfig tenants;
   private final BreakerConfig breaker;
   private final TokensConfig tokens;
+  private final TelemetryConfig telemetry;
 
   private TollgateConfig(Builder builder) {
     this.mode = builder.mode;
@@ -49,6 +50,7 @@ public final class TollgateConfig {
     this.tenants = builder.tenants;
     this.breaker = builder.breaker;
     this.tokens = builder.tokens;
+    this.telemetry = builder.telemetry;
   }
 
   /**
@@ -126,6 +128,11 @@ public final class TollgateConfig {
     return tokens;
   }
 
+  /** {@code telemetry}: whether the agent exports spans and metrics itself; defaults when not set. */
+  public TelemetryConfig telemetry() {
+    return telemetry;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TollgateConfig other
@@ -137,12 +144,14 @@ public final class TollgateConfig {
         && providers.equals(other.providers)
         && Objects.equals(tenants, other.tenants)
         && breaker.equals(other.breaker)
-        && tokens.equals(other.tokens);
+        && tokens.equals(other.tokens)
+        && telemetry.equals(other.telemetry);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(mode, onLimit, maxWait, strict, redis, providers, tenants, breaker, tokens);
+    return Objects.hash(mode, onLimit, maxWait, strict, redis, providers, tenants, breaker, tokens,
+        telemetry);
   }
 
   /** Every setting, API keys and Redis passwords masked: safe to log at start-up. */
@@ -156,7 +165,8 @@ public final class TollgateConfig {
         + ", providers=" + providers
         + (tenants == null ? "" : ", tenants=" + tenants)
         + ", breaker=" + breaker
-        + ", tokens=" + tokens + "}";
+        + ", tokens=" + tokens
+        + (telemetry.equals(TelemetryConfig.ofDefaults()) ? "" : ", telemetry=" + telemetry) + "}";
   }
 
   /**
@@ -173,6 +183,7 @@ public final class TollgateConfig {
     private TenantsConfig tenants;
     private BreakerConfig breaker = BreakerConfig.ofDefaults();
     private TokensConfig tokens = TokensConfig.ofDefaults();
+    private TelemetryConfig telemetry = TelemetryConfig.ofDefaults();
 
     private Builder() {}
 
@@ -227,6 +238,11 @@ public final class TollgateConfig {
 
     public Builder tokens(TokensConfig tokens) {
       this.tokens = Objects.requireNonNull(tokens, "tokens");
+      return this;
+    }
+
+    public Builder telemetry(TelemetryConfig telemetry) {
+      this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
       return this;
     }
 

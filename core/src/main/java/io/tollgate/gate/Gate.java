@@ -9,13 +9,17 @@ import io.tollgate.gate.internal.Call;
 import io.tollgate.gate.internal.GateParts;
 import io.tollgate.gate.internal.ResponseView;
 import io.tollgate.gate.internal.Step;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.context.Scope;
 import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.TokenCounter;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.HealthConfig;
 import io.tollgate.router.OutboundRequest;
 import io.tollgate.router.ProviderBreakers;
+import io.tollgate.telemetry.Telemetry;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -112,7 +116,7 @@ public final class Gate implements AutoCloseable {
         } else if (step instanceof Step.Send<R> send) {
           sleep(send.delay());
           R response;
-          try {
+          try (Scope attempt = call.attemptScope()) {
             response = transport.send(send.request());
           } catch (IOException e) {
             step = call.onError(e);
@@ -161,7 +165,7 @@ public final class Gate implements AutoCloseable {
     } else if (step instanceof Step.Send<R> send) {
       later(send.delay()).execute(() -> {
         CompletableFuture<R> sent;
-        try {
+        try (Scope attempt = call.attemptScope()) {
           sent = transport.send(send.request());
         } catch (RuntimeException e) {
           call.abandon();
@@ -268,6 +272,7 @@ public final class Gate implements AutoCloseable {
     private RateLimiter limiter;
     private ProviderBreakers breakers;
     private Clock clock = Clock.systemUTC();
+    private Telemetry telemetry = Telemetry.global();
 
     private Builder(TollgateConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -290,6 +295,20 @@ public final class Gate implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Where spans and metrics go; {@link Telemetry#global()} (the app's or the OpenTelemetry
+     * agent's {@code GlobalOpenTelemetry}, once set) by default.
+     */
+    public Builder telemetry(Telemetry telemetry) {
+      this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+      return this;
+    }
+
+    /** Spans and metrics to {@code openTelemetry} (tests pass an SDK with in-memory exporters). */
+    public Builder openTelemetry(OpenTelemetry openTelemetry) {
+      return telemetry(Telemetry.of(openTelemetry));
+    }
+
     public Gate build() {
       List<AutoCloseable> owned = new ArrayList<>();
       Optional<RedisConnection> redis = config.redis().map(RedisConnection::of);
@@ -309,7 +328,12 @@ public final class Gate implements AutoCloseable {
       TokenCounter.warmUp(); // the tokenizer's encodings load in 1-3 s: not on the first call
       HealthBoard health = HealthBoard.of(List.copyOf(config.providers().keySet()),
           HealthConfig.ofDefaults(), clock);
-      return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock), owned);
+      owned.add(telemetry.watch(usedBreakers, config.providers().keySet()));
+      if (usedLimiter instanceof ResilientRateLimiter resilient) {
+        owned.add(telemetry.watch(resilient));
+      }
+      return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry),
+          owned);
     }
   }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -35,8 +36,12 @@ public final class ResilientRateLimiter implements RateLimiter {
   private final FailurePolicy policy;
   private final double localShare;
   private final CircuitBreaker breaker;
+  private final MicroClock clock;
+  private final AtomicLong degradedSinceMicros = new AtomicLong(-1);
+  private final AtomicLong pastDegradedMicros = new AtomicLong();
 
   private ResilientRateLimiter(Builder builder) {
+    this.clock = builder.clock;
     this.shared = builder.shared;
     this.policy = builder.policy;
     this.localShare = builder.localShare;
@@ -56,12 +61,19 @@ public final class ResilientRateLimiter implements RateLimiter {
         // a failed probe goes HALF_OPEN -> OPEN again: the episode was already reported
         case OPEN -> {
           if (transition.getFromState() == CircuitBreaker.State.CLOSED) {
+            degradedSinceMicros.set(clock.nowMicros());
             LOG.log(Level.WARNING, "Redis limiter unreachable; deciding {0} until it answers",
             policy == FailurePolicy.FAIL_OPEN
                 ? "locally with " + localShare + " of each limit" : "to deny (fail-closed)");
           }
         }
-        case CLOSED -> LOG.log(Level.INFO, "Redis limiter answers again; shared decisions resumed");
+        case CLOSED -> {
+          long since = degradedSinceMicros.getAndSet(-1);
+          if (since >= 0) {
+            pastDegradedMicros.addAndGet(Math.max(0, clock.nowMicros() - since));
+          }
+          LOG.log(Level.INFO, "Redis limiter answers again; shared decisions resumed");
+        }
         default -> { }
       }
     });
@@ -142,6 +154,13 @@ public final class ResilientRateLimiter implements RateLimiter {
   /** True while decisions are made without Redis. */
   public boolean isDegraded() {
     return breaker.getState() != CircuitBreaker.State.CLOSED;
+  }
+
+  /** How long decisions have been made without Redis since this limiter was built, the current episode included. */
+  public Duration degradedTime() {
+    long since = degradedSinceMicros.get();
+    long current = since < 0 ? 0 : Math.max(0, clock.nowMicros() - since);
+    return Duration.ofNanos((pastDegradedMicros.get() + current) * 1_000);
   }
 
   @Override

@@ -37,12 +37,14 @@ final class InboundCall implements AsyncListener {
   private final HttpServletResponse response;
   /** False when the tenant has no token limit: nothing to learn from the body. */
   private final boolean observe;
+  private final InboundTrace trace;
   private final AtomicBoolean settled = new AtomicBoolean();
   /** Made at the first byte, when the response's content type is known; guarded by this. */
   private UsageTap tap;
 
   InboundCall(RateLimiter limiter, Reservation reservation, LlmProtocol protocol, LlmRequest request,
-      HttpServletResponse response, boolean observe) {
+      HttpServletResponse response, boolean observe, InboundTrace trace) {
+    this.trace = trace;
     this.limiter = limiter;
     this.reservation = reservation;
     this.protocol = protocol;
@@ -117,6 +119,7 @@ final class InboundCall implements AsyncListener {
       // The response is gone already; the reservation keeps its estimate until its record expires.
       LOG.log(Level.WARNING, "settling " + reservation + " with " + tokens + " tokens failed", e);
     }
+    trace.settled(usage, tokens, response.getStatus(), failure);
   }
 
   /** The rule of the class comment. */

@@ -1,5 +1,7 @@
 package io.tollgate.servlet;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.context.Scope;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.Limiters;
 import io.tollgate.config.LimitsConfig;
@@ -20,6 +22,7 @@ import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.RateLimitNotice;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.llm.TokenCounter;
+import io.tollgate.telemetry.Telemetry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -167,6 +170,7 @@ public final class TollgateFilter implements Filter {
     }
     Optional<String> resolved = run.resolver.tenantOf(request).or(run.missingTenant::defaultTenant);
     if (resolved.isEmpty()) {
+      InboundTrace.missingTenant(run.telemetry, run.mode);
       if (run.mode == Mode.SHADOW) {
         chain.doFilter(req, res);
       } else {
@@ -177,17 +181,22 @@ public final class TollgateFilter implements Filter {
     String tenant = resolved.get();
     request.setAttribute(TENANT_ATTRIBUTE, tenant);
     Limits limits = run.limitsFor(tenant);
+    InboundTrace trace = InboundTrace.start(run.telemetry, run.mode, tenant);
     if (limits == null) { // this tenant is not limited: only bound, for its outbound calls
-      try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+      trace.unlimited();
+      try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = trace.makeCurrent()) {
         chain.doFilter(req, res);
+      } finally {
+        trace.ended(response.getStatus());
       }
       return;
     }
-    limited(run, request, response, chain, tenant, limits);
+    limited(run, request, response, chain, tenant, limits, trace);
   }
 
   private void limited(Running run, HttpServletRequest request, HttpServletResponse response,
-      FilterChain chain, String tenant, Limits limits) throws IOException, ServletException {
+      FilterChain chain, String tenant, Limits limits, InboundTrace trace)
+      throws IOException, ServletException {
     boolean countsTokens = limits.capacity(Dimension.TOKENS) >= 0;
     InboundRequest inbound = countsTokens
         ? InboundRequest.reading(request, run.maxBufferedBody)
@@ -197,29 +206,36 @@ public final class TollgateFilter implements Filter {
         : llmRequest != null ? llmRequest.estimate().totalTokens() : run.unreadEstimate;
 
     Subject subject = Subject.of(SCOPE, tenant);
+    trace.estimated(llmRequest, tokens);
+    long start = System.nanoTime();
     Decision decision = run.limiter.reserve(subject, limits, 1, tokens);
+    trace.decided(decision, tokens, System.nanoTime() - start);
     request.setAttribute(DECISION_ATTRIBUTE, decision);
     if (!decision.allowed()) {
       if (run.mode == Mode.ENFORCE) {
-        Answers.send(response, Answers.refusal(run.protocol, decision, tokens));
+        SyntheticResponse refusal = Answers.refusal(run.protocol, decision, tokens);
+        trace.ended(refusal.status()); // before the client can see the answer
+        Answers.send(response, refusal);
         return;
       }
       reportShadowRefusal(subject, decision, tokens);
-      try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+      try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = trace.makeCurrent()) {
         chain.doFilter(inbound, response);
+      } finally {
+        trace.ended(response.getStatus());
       }
       return;
     }
 
     InboundCall call = new InboundCall(run.limiter, decision.reservation().orElseThrow(), run.protocol,
-        llmRequest, response, countsTokens);
+        llmRequest, response, countsTokens, trace);
     List<Headers.Field> headers = run.mode == Mode.ENFORCE
         ? Answers.limitHeaders(run.protocol, decision, tokens)
         : List.of(); // shadow: the client sees what it would see without Tollgate
     TappingResponse tapped = new TappingResponse(response, call, headers);
     inbound.attach(tapped, call, tenant);
     Throwable failure = null;
-    try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+    try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = trace.makeCurrent()) {
       chain.doFilter(inbound, tapped);
     } catch (IOException | ServletException | RuntimeException | Error e) {
       failure = e;
@@ -267,6 +283,7 @@ public final class TollgateFilter implements Filter {
     private MissingTenant missingTenant = MissingTenant.reject();
     private int maxBufferedBody = DEFAULT_MAX_BUFFERED_BODY;
     private ProviderApi api = ProviderApi.OPENAI;
+    private Telemetry telemetry = Telemetry.global();
 
     private Builder(TollgateConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -306,6 +323,20 @@ public final class TollgateFilter implements Filter {
       return this;
     }
 
+    /**
+     * Where the {@code tollgate.inbound} spans and the metrics go; default {@link Telemetry#global()}
+     * (the app's or the OpenTelemetry agent's {@code GlobalOpenTelemetry}, once set).
+     */
+    public Builder telemetry(Telemetry telemetry) {
+      this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+      return this;
+    }
+
+    /** Spans and metrics to {@code openTelemetry}. */
+    public Builder openTelemetry(OpenTelemetry openTelemetry) {
+      return telemetry(Telemetry.of(openTelemetry));
+    }
+
     public TollgateFilter build() {
       return new TollgateFilter(this);
     }
@@ -324,6 +355,7 @@ public final class TollgateFilter implements Filter {
       copy.missingTenant = missingTenant;
       copy.maxBufferedBody = maxBufferedBody;
       copy.api = api;
+      copy.telemetry = telemetry;
       return copy;
     }
 
@@ -346,6 +378,7 @@ public final class TollgateFilter implements Filter {
     final SyntheticResponse missingTenantAnswer;
     final int maxBufferedBody;
     final LlmProtocol protocol;
+    final Telemetry telemetry;
     final long defaultMaxOutput;
     final long unreadEstimate;
     /** Null when tenants are not limited by default. */
@@ -360,6 +393,7 @@ public final class TollgateFilter implements Filter {
       this.missingTenant = b.missingTenant;
       this.maxBufferedBody = b.maxBufferedBody;
       this.protocol = LlmProtocol.of(b.api);
+      this.telemetry = b.telemetry;
       this.defaultMaxOutput = b.config.tokens().defaultMaxOutput();
       this.unreadEstimate = defaultMaxOutput + UNREAD_PROMPT_TOKENS;
       Optional<TenantsConfig> tenants = b.config.tenants();

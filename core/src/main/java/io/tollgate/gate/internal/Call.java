@@ -1,9 +1,11 @@
 package io.tollgate.gate.internal;
 
+import io.opentelemetry.context.Scope;
 import io.tollgate.config.Mode;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.gate.CallResult;
 import io.tollgate.gate.UsageObserver;
+import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.LimitState;
@@ -19,6 +21,8 @@ import io.tollgate.router.OutboundRequest;
 import io.tollgate.router.ProviderBreaker;
 import io.tollgate.router.QuotaSource;
 import io.tollgate.router.RewriteException;
+import io.tollgate.router.RewrittenRequest;
+import io.tollgate.telemetry.Decisions;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -46,6 +50,7 @@ public final class Call<R> {
   private final boolean replayable;
   private final ResponseView<R> view;
   private final long deadlineNanos;
+  private final CallTrace trace;
 
   private Iterator<String> candidates;
   private Attempt current;
@@ -67,6 +72,16 @@ public final class Call<R> {
     this.llm = parts.protocol(addressed)
         .readRequest(request.uri().getRawPath(), request.body(), parts.defaultMaxOutput());
     this.deadlineNanos = System.nanoTime() + parts.maxWait().toNanos();
+    this.trace = CallTrace.start(parts.telemetry, addressed, llm.modelOrDeployment(), tenant,
+        estimate(), parts.mode() == Mode.SHADOW);
+  }
+
+  /**
+   * Makes the span of the attempt about to be sent current (in the app's context too) while the
+   * driver sends it, so the HTTP client's own span is its child.
+   */
+  public Scope attemptScope() {
+    return trace.attemptScope();
   }
 
   private record Attempt(String provider, JointDecision decision, ProviderBreaker breaker,
@@ -100,10 +115,10 @@ public final class Call<R> {
 
   /** Decides and reports, but always sends the app's own request and never blocks it. */
   private Step<R> shadow() {
-    JointDecision decision = parts.limiter.reserveAll(
-        parts.charges(addressed.name(), tenant), 1, estimate());
+    JointDecision decision = reserve(addressed.name());
     current = new Attempt(addressed.name(), decision, null, System.nanoTime());
     attempts = 1;
+    trace.attemptStarted(addressed.name(), 1, null, llm.modelOrDeployment(), null);
     return new Step.Send<>(addressed.name(), request, Duration.ZERO);
   }
 
@@ -116,15 +131,21 @@ public final class Call<R> {
       Optional<Duration> cooling = parts.cooldowns.remaining(name);
       if (cooling.isPresent()) {
         hint(cooling.get());
+        trace.skipped(name, "cooling_down", null);
         continue;
       }
       ProviderBreaker breaker = parts.breakers.breaker(name);
-      if (!breaker.tryAcquirePermission()) {
+      boolean permitted;
+      try (var scope = trace.makeCurrent()) {
+        permitted = breaker.tryAcquirePermission();
+      }
+      if (!permitted) {
         breaker.openUntil().ifPresent(until ->
             hint(Duration.between(parts.clock.instant(), until)));
+        trace.skipped(name, "breaker_open", breaker);
         continue;
       }
-      JointDecision decision = parts.limiter.reserveAll(parts.charges(name, tenant), 1, estimate());
+      JointDecision decision = reserve(name);
       remainingRatio(decision).ifPresent(ratio ->
           parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
       if (!decision.allowed()) {
@@ -133,14 +154,23 @@ public final class Call<R> {
         if (!decision.retryAfter().isZero()) {
           hint(decision.retryAfter());
         }
+        trace.skipped(name, "limited", null);
         continue;
       }
       OutboundRequest plan;
+      Optional<String> model = llm.modelOrDeployment();
       try {
-        plan = fallback ? parts.rewriter.rewrite(request, addressed, target).request() : request;
+        if (fallback) {
+          RewrittenRequest rewritten = parts.rewriter.rewrite(request, addressed, target);
+          plan = rewritten.request();
+          model = rewritten.model().or(() -> llm.modelOrDeployment());
+        } else {
+          plan = request;
+        }
       } catch (RewriteException e) {
         parts.limiter.releaseAll(decision);
         breaker.releasePermission();
+        trace.skipped(name, "rewrite_failed", null);
         continue;
       }
       // A retry after a failure this call saw is jittered, so a fleet whose calls failed together
@@ -148,6 +178,7 @@ public final class Call<R> {
       Duration delay = attempts > 0 ? parts.breakers.switchOverDelay() : Duration.ZERO;
       current = new Attempt(name, decision, breaker, System.nanoTime());
       attempts++;
+      trace.attemptStarted(name, attempts, fallback ? addressed.name() : null, model, breaker);
       return new Step.Send<>(name, plan, delay);
     }
     return exhausted();
@@ -166,20 +197,25 @@ public final class Call<R> {
       earliestRetry = null;
       lastDenial = null;
       candidates = order().iterator();
+      trace.waiting(wait);
       return new Step.Wait<>(wait);
     }
     if (heldFailure != null) {
+      trace.finished(Decisions.UPSTREAM_ERROR, heldProvider, false);
       return done(new CallResult.Forwarded<>(heldProvider, heldFailure, UsageObserver.none(), attempts));
     }
     if (lastError != null) {
+      trace.failed(lastError);
       return new Step.Fail<>(lastError);
     }
     LlmProtocol protocol = parts.protocol(addressed);
     if (lastDenial != null) {
       Decision denial = lastDenial.denial().orElseThrow();
+      trace.finished(Decisions.DENIED, addressed.name(), false);
       return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticRateLimit(
           RateLimitNotice.from(denial, estimate(), llm.modelOrDeployment().orElse(null))), attempts));
     }
+    trace.finished(Decisions.UNAVAILABLE, addressed.name(), false);
     return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticUnavailable(
         earliestRetry, "No provider can take this request now; retry later."), attempts));
   }
@@ -191,19 +227,23 @@ public final class Call<R> {
     Duration latency = Duration.ofNanos(System.nanoTime() - attempt.startNanos);
     ProviderConfig target = parts.provider(attempt.provider);
     Headers headers = view.headers(response);
-    ProviderSignals signals = parts.protocol(target).signals(view.status(response), headers);
+    int status = view.status(response);
+    trace.attemptAnswered(status);
+    ProviderSignals signals = parts.protocol(target).signals(status, headers);
     signals.tightestRemainingRatio().ifPresent(ratio ->
         parts.health.health(attempt.provider).recordQuota(QuotaSource.PROVIDER, ratio));
     if (attempt.breaker == null) { // shadow: observe only
       return done(forwarded(attempt, response, headers, signals.responseClass()));
     }
     ResponseClass kind = signals.responseClass();
-    if (kind.providerFailure()) {
-      attempt.breaker.onFailure(failureKind(kind));
-      parts.health.health(attempt.provider).recordFailure();
-    } else {
-      attempt.breaker.onSuccess(latency);
-      parts.health.health(attempt.provider).recordSuccess(latency);
+    try (var scope = trace.makeCurrent()) {
+      if (kind.providerFailure()) {
+        attempt.breaker.onFailure(failureKind(kind));
+        parts.health.health(attempt.provider).recordFailure();
+      } else {
+        attempt.breaker.onSuccess(latency);
+        parts.health.health(attempt.provider).recordSuccess(latency);
+      }
     }
     if (kind == ResponseClass.SUCCESS || !kind.mayFallBack()) {
       if (heldFailure != null) {
@@ -229,11 +269,15 @@ public final class Call<R> {
   public Step<R> onError(IOException error) {
     Attempt attempt = current;
     current = null;
+    trace.attemptFailed(error);
     parts.limiter.releaseAll(attempt.decision);
     if (attempt.breaker == null) {
+      trace.failed(error);
       return new Step.Fail<>(error);
     }
-    attempt.breaker.onFailure(isTimeout(error) ? FailureKind.TIMEOUT : FailureKind.CONNECTION);
+    try (var scope = trace.makeCurrent()) {
+      attempt.breaker.onFailure(isTimeout(error) ? FailureKind.TIMEOUT : FailureKind.CONNECTION);
+    }
     parts.health.health(attempt.provider).recordFailure();
     lastError = error;
     return next();
@@ -241,6 +285,7 @@ public final class Call<R> {
 
   /** Something other than I/O went wrong in the front end: give everything back. */
   public void abandon() {
+    trace.abandoned();
     if (current != null) {
       parts.limiter.releaseAll(current.decision);
       if (current.breaker != null) {
@@ -256,23 +301,40 @@ public final class Call<R> {
 
   private CallResult<R> forwarded(Attempt attempt, R response, Headers headers, ResponseClass kind) {
     JointDecision decision = attempt.decision;
+    String outcome = attempt.breaker == null
+        ? (decision.allowed() ? Decisions.SHADOW_ALLOWED : Decisions.SHADOW_DENIED)
+        : (attempt.provider.equals(addressed.name()) ? Decisions.ALLOWED : Decisions.FALLBACK);
     if (kind != ResponseClass.SUCCESS) {
       // the provider turned the request down: the request counts, its tokens were not used
       parts.limiter.settleAll(decision, 0);
+      trace.finished(outcome, attempt.provider, false);
       return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
     }
     if (decision.reservations().isEmpty() || !decision.allowed()) {
+      trace.finished(outcome, attempt.provider, false);
       return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
     }
     String contentType = headers.first("content-type").orElse(null);
     UsageObserver usage = UsageObserver.of(
         parts.protocol(parts.provider(attempt.provider)).newUsageTap(contentType, llm),
-        used -> settle(decision, used));
+        used -> settle(attempt.provider, decision, used));
+    trace.finished(outcome, attempt.provider, true);
     return new CallResult.Forwarded<>(attempt.provider, response, usage, attempts);
   }
 
-  private void settle(JointDecision decision, Usage usage) {
-    parts.limiter.settleAll(decision, usage.known() ? usage.totalTokens() : estimate());
+  private void settle(String provider, JointDecision decision, Usage usage) {
+    long tokens = usage.known() ? usage.totalTokens() : estimate();
+    parts.limiter.settleAll(decision, tokens);
+    trace.settled(provider, usage, tokens);
+  }
+
+  /** Reserves one request and the estimate on every limit a call to {@code provider} is charged to. */
+  private JointDecision reserve(String provider) {
+    List<Charge> charges = parts.charges(provider, tenant);
+    long start = System.nanoTime();
+    JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate());
+    trace.limiterDecided(provider, decision, charges, estimate(), System.nanoTime() - start);
+    return decision;
   }
 
   private Step<R> done(CallResult<R> result) {

@@ -13,6 +13,7 @@ import io.tollgate.llm.ProviderApi;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.ProviderBreakers;
 import io.tollgate.router.RequestRewriter;
+import io.tollgate.telemetry.Telemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,12 +36,14 @@ public final class GateParts {
   final RequestRewriter rewriter = RequestRewriter.of();
   final Cooldowns cooldowns;
   final Clock clock;
+  final Telemetry telemetry;
   private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
   private final Map<String, Optional<Limits>> providerLimits = new HashMap<>();
 
   public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
-      HealthBoard health, Clock clock) {
+      HealthBoard health, Clock clock, Telemetry telemetry) {
     this.config = config;
+    this.telemetry = telemetry;
     this.limiter = limiter;
     this.breakers = breakers;
     this.health = health;
@@ -69,6 +72,10 @@ public final class GateParts {
 
   public HealthBoard health() {
     return health;
+  }
+
+  public Telemetry telemetry() {
+    return telemetry;
   }
 
   LlmProtocol protocol(ProviderConfig provider) {

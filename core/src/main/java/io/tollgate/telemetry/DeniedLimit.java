@@ -1,0 +1,45 @@
+package io.tollgate.telemetry;
+
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.LimitState;
+import java.time.Duration;
+
+/** Names the limit that refused a call, for {@code tollgate.limit}: {@code tenant:tokens-per-minute}. */
+public final class DeniedLimit {
+
+  private DeniedLimit() {}
+
+  /**
+   * @param scope the denied subject's scope ({@code tenant}, {@code provider}, {@code inbound})
+   * @param denial a decision that did not allow
+   * @param tokens the tokens asked for
+   */
+  public static String name(String scope, Decision denial, long tokens) {
+    LimitState refusing = null;
+    for (LimitState state : denial.limits()) {
+      long cost = state.limit().dimension() == Dimension.REQUESTS ? 1 : tokens;
+      if (state.limit().capacity() < cost || state.remaining() < cost) {
+        refusing = state;
+        break;
+      }
+    }
+    if (refusing == null) {
+      return scope + ":unknown";
+    }
+    return scope + ":" + refusing.limit().dimension().label() + "-per-" + window(refusing.limit().window());
+  }
+
+  private static String window(Duration window) {
+    if (window.equals(Duration.ofSeconds(1))) {
+      return "second";
+    } else if (window.equals(Duration.ofMinutes(1))) {
+      return "minute";
+    } else if (window.equals(Duration.ofHours(1))) {
+      return "hour";
+    } else if (window.equals(Duration.ofDays(1))) {
+      return "day";
+    }
+    return window.toString();
+  }
+}

@@ -1,0 +1,157 @@
+package io.tollgate.telemetry;
+
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.router.BreakerState;
+import io.tollgate.router.BreakerTransition;
+import io.tollgate.router.ProviderBreakers;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * Tollgate's link to OpenTelemetry: which {@link OpenTelemetry} its spans and metrics go to.
+ *
+ * <ul>
+ *   <li>{@link #global()}: the app's or the OpenTelemetry Java agent's {@link GlobalOpenTelemetry},
+ *       from the moment one is set (checked with {@link GlobalOpenTelemetry#isSet()}, so Tollgate
+ *       never triggers the SDK's autoconfiguration itself); until then nothing is recorded;
+ *   <li>{@link #of(OpenTelemetry)}: a given instance (tests, apps that do not register a global one);
+ *   <li>{@link #noop()}: nothing.
+ * </ul>
+ *
+ * <p>While nothing is recorded, {@link #instruments()} is null and callers build no attributes at
+ * all: the hot path then costs one volatile read.
+ */
+public final class Telemetry {
+
+  private static final Telemetry NOOP = new Telemetry(OpenTelemetry.noop(), ContextLink.LOCAL);
+
+  private final OpenTelemetry fixed;
+  private final ContextLink link;
+  private volatile Instruments instruments;
+  private final List<BreakerSource> breakerSources = new CopyOnWriteArrayList<>();
+  private final List<ResilientRateLimiter> limiters = new CopyOnWriteArrayList<>();
+  private final Set<ProviderBreakers> listenedTo = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  private Telemetry(OpenTelemetry fixed, ContextLink link) {
+    this.fixed = fixed;
+    this.link = link;
+    if (fixed != null && fixed != OpenTelemetry.noop()) {
+      this.instruments = new Instruments(fixed, this);
+    }
+  }
+
+  /** Follows {@link GlobalOpenTelemetry}: records once the app or an agent has set it. */
+  public static Telemetry global() {
+    return new Telemetry(null, ContextLink.LOCAL);
+  }
+
+  public static Telemetry of(OpenTelemetry openTelemetry) {
+    return of(openTelemetry, ContextLink.LOCAL);
+  }
+
+  /** A given instance, with its spans parented through {@code link} (the agent's). */
+  public static Telemetry of(OpenTelemetry openTelemetry, ContextLink link) {
+    return new Telemetry(Objects.requireNonNull(openTelemetry, "openTelemetry"),
+        Objects.requireNonNull(link, "link"));
+  }
+
+  public static Telemetry noop() {
+    return NOOP;
+  }
+
+  /** The instruments to record with, or null while there is nothing to record to. */
+  public Instruments instruments() {
+    Instruments current = instruments;
+    if (current != null || fixed != null) {
+      return current;
+    }
+    if (!GlobalOpenTelemetry.isSet()) {
+      return null;
+    }
+    synchronized (this) {
+      if (instruments == null) {
+        instruments = new Instruments(GlobalOpenTelemetry.get(), this);
+      }
+      return instruments;
+    }
+  }
+
+  public ContextLink link() {
+    return link;
+  }
+
+  /**
+   * Reports the states of {@code providers}' breakers ({@code tollgate.breaker.state}) and their
+   * transitions (a counter, and an event on the current span). Idempotent per breakers instance,
+   * so two gates sharing breakers report them once.
+   *
+   * @return a handle that stops the state reporting
+   */
+  public AutoCloseable watch(ProviderBreakers breakers, Collection<String> providers) {
+    synchronized (listenedTo) {
+      if (!listenedTo.add(breakers)) {
+        return () -> { };
+      }
+    }
+    breakers.onStateTransition(transitionListener());
+    BreakerSource source = new BreakerSource(breakers, List.copyOf(providers));
+    breakerSources.add(source);
+    return () -> breakerSources.remove(source);
+  }
+
+  /** Reports whether {@code limiter} decides without Redis, and for how long it has. */
+  public AutoCloseable watch(ResilientRateLimiter limiter) {
+    if (!limiters.contains(limiter)) {
+      limiters.add(limiter);
+    }
+    return () -> limiters.remove(limiter);
+  }
+
+  private Consumer<BreakerTransition> transitionListener() {
+    return transition -> {
+      Instruments current = instruments();
+      if (current != null) {
+        current.breakerTransition(transition);
+      }
+    };
+  }
+
+  void observeBreakers(BreakerObserver observer) {
+    for (BreakerSource source : breakerSources) {
+      for (String provider : source.providers) {
+        observer.observe(provider, source.breakers.breaker(provider).state());
+      }
+    }
+  }
+
+  Collection<ResilientRateLimiter> limiters() {
+    return limiters;
+  }
+
+  interface BreakerObserver {
+    void observe(String provider, BreakerState state);
+  }
+
+  private record BreakerSource(ProviderBreakers breakers, List<String> providers) {}
+
+  /** For a breaker state gauge: 0 closed, 1 half-open, 2 open. */
+  static long gaugeValue(BreakerState state) {
+    return switch (state) {
+      case CLOSED -> 0;
+      case HALF_OPEN -> 1;
+      case OPEN -> 2;
+    };
+  }
+
+  static final Map<BreakerState, String> STATE_NAMES = Map.of(
+      BreakerState.CLOSED, "closed", BreakerState.OPEN, "open", BreakerState.HALF_OPEN, "half_open");
+}
