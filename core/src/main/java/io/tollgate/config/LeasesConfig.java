@@ -103,6 +103,18 @@ public final class LeasesConfig {
       return this;
     }
 
+    /** {@code auto} or a whole number of calls, as written. */
+    public Builder size(String text) {
+      Objects.requireNonNull(text, "size");
+      try {
+        return size(parseSize(text.trim()));
+      } catch (ConfigException e) {
+        throw e;
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("size", e.getMessage() + ", was " + text);
+      }
+    }
+
     public Builder ttl(Duration ttl) {
       Objects.requireNonNull(ttl, "ttl");
       if (ttl.toMillis() < 1 || ttl.compareTo(LeasePolicy.MAX_TTL) > 0) {

@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  *
  * <ul>
  *   <li>{@link #global()}: the app's or the OpenTelemetry Java agent's {@link GlobalOpenTelemetry},
- *       from the moment one is set (checked with {@link GlobalOpenTelemetry#isSet()}, so Tollgate
- *       never triggers the SDK's autoconfiguration itself); until then nothing is recorded;
+ *       from the moment one is set (checked without setting it, see {@link GlobalState}, so
+ *       Tollgate never triggers the SDK's autoconfiguration itself); until then nothing is recorded;
  *   <li>{@link #of(OpenTelemetry)}: a given instance (tests, apps that do not register a global one);
  *   <li>{@link #noop()}: nothing.
  * </ul>
@@ -74,7 +74,7 @@ public final class Telemetry {
     if (current != null || fixed != null) {
       return current;
     }
-    if (!GlobalOpenTelemetry.isSet()) {
+    if (!GlobalState.isSet()) {
       return null;
     }
     synchronized (this) {

@@ -1,5 +1,6 @@
 package io.tollgate.spring.boot;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.tollgate.config.Limiters;
 import io.tollgate.config.RedisConnection;
 import io.tollgate.config.TollgateConfig;
@@ -59,8 +60,14 @@ public class TollgateAutoConfiguration {
   /** The one gate of the app: the Spring clients' hooks call it; the limiter and breakers stay the beans'. */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  public Gate tollgateGate(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers) {
-    return Gate.builder(config).limiter(limiter).breakers(breakers).build();
+  public Gate tollgateGate(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
+      ObjectProvider<OpenTelemetry> openTelemetry) {
+    Gate.Builder gate = Gate.builder(config).limiter(limiter).breakers(breakers);
+    OpenTelemetry app = openTelemetry.getIfUnique();
+    if (app != null) {
+      gate.openTelemetry(app); // else GlobalOpenTelemetry, from the moment the app sets it
+    }
+    return gate.build();
   }
 
   /** The Redis client of the limiter and the breakers, made on first use. */

@@ -2,9 +2,11 @@ package io.tollgate.spring.boot;
 
 import io.tollgate.config.BreakerConfig;
 import io.tollgate.config.ConfigException;
+import io.tollgate.config.LeasesConfig;
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.RedisConfig;
+import io.tollgate.config.TelemetryConfig;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TokensConfig;
 import io.tollgate.config.TollgateConfig;
@@ -41,6 +43,7 @@ final class TollgateConfigMapper {
     b.breaker(under(ROOT + ".breaker", () -> breaker(p.getBreaker())));
     b.tokens(under(ROOT + ".tokens", () -> TokensConfig.builder()
         .defaultMaxOutput(p.getTokens().getDefaultMaxOutput()).build()));
+    b.telemetry(TelemetryConfig.of(p.getTelemetry().getExport()));
     return b.build();
   }
 
@@ -118,6 +121,11 @@ final class TollgateConfigMapper {
     }
     if (p.getAlgorithm() != null) {
       b.algorithm(p.getAlgorithm());
+    }
+    if (p.getLeases() != null) {
+      TollgateProperties.Leases leases = p.getLeases();
+      b.leases(under("leases", () -> LeasesConfig.builder()
+          .size(leases.getSize()).ttl(leases.getTtl()).build()));
     }
     return b.build();
   }

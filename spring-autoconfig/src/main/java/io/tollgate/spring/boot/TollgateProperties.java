@@ -4,6 +4,9 @@ import io.tollgate.config.BreakerConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.RedisConfig;
+import io.tollgate.config.LeasesConfig;
+import io.tollgate.config.TelemetryConfig;
+import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TokensConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.Algorithm;
@@ -63,6 +66,9 @@ public class TollgateProperties {
 
   /** How token costs are estimated before a call. */
   private Tokens tokens = new Tokens();
+
+  /** Where Tollgate's spans and metrics go. */
+  private Telemetry telemetry = new Telemetry();
 
   /** The inbound servlet filter (registered when tenants are configured). */
   private Filter filter = new Filter();
@@ -164,6 +170,14 @@ public class TollgateProperties {
 
   public void setTokens(Tokens tokens) {
     this.tokens = tokens;
+  }
+
+  public Telemetry getTelemetry() {
+    return telemetry;
+  }
+
+  public void setTelemetry(Telemetry telemetry) {
+    this.telemetry = telemetry;
   }
 
   public Filter getFilter() {
@@ -363,6 +377,17 @@ public class TollgateProperties {
     /** token-bucket (continuous refill, bursts up to the capacity; the default) or sliding-window. */
     private Algorithm algorithm;
 
+    /** Local permit leases for a hot subject (Redis only). Absent: every decision asks Redis. */
+    private Leases leases;
+
+    public Leases getLeases() {
+      return leases;
+    }
+
+    public void setLeases(Leases leases) {
+      this.leases = leases;
+    }
+
     public Long getRequestsPerSecond() {
       return requestsPerSecond;
     }
@@ -529,6 +554,47 @@ public class TollgateProperties {
 
     public void setMaxOpenFor(Duration maxOpenFor) {
       this.maxOpenFor = maxOpenFor;
+    }
+  }
+
+  /** {@code tollgate...limits.leases}: a JVM takes a batch of permits in one script call and decides from it locally. */
+  public static class Leases {
+
+    /** auto (sized to the demand seen over one ttl) or a whole number of calls per lease. */
+    private String size = "auto";
+
+    /** How long a lease lives before what it has not spent goes back; 1ms to 1m. */
+    private Duration ttl = LeasesConfig.DEFAULT_TTL;
+
+    public String getSize() {
+      return size;
+    }
+
+    public void setSize(String size) {
+      this.size = size;
+    }
+
+    public Duration getTtl() {
+      return ttl;
+    }
+
+    public void setTtl(Duration ttl) {
+      this.ttl = ttl;
+    }
+  }
+
+  /** {@code tollgate.telemetry}. */
+  public static class Telemetry {
+
+    /** Read by the agent only (none or otlp: the agent starts an SDK of its own). The starter records through the app's OpenTelemetry bean, else GlobalOpenTelemetry. */
+    private TelemetryExport export = TelemetryConfig.DEFAULT_EXPORT;
+
+    public TelemetryExport getExport() {
+      return export;
+    }
+
+    public void setExport(TelemetryExport export) {
+      this.export = export;
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tollgate.spring.boot;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.RateLimiter;
@@ -7,6 +8,7 @@ import io.tollgate.servlet.MissingTenant;
 import io.tollgate.servlet.TenantResolver;
 import io.tollgate.servlet.TollgateFilter;
 import jakarta.servlet.DispatcherType;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -30,12 +32,17 @@ public class TollgateServletFilterAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  public TollgateFilter tollgateFilter(TollgateConfig config, RateLimiter limiter, TollgateProperties properties) {
+  public TollgateFilter tollgateFilter(TollgateConfig config, RateLimiter limiter, TollgateProperties properties,
+      ObjectProvider<OpenTelemetry> openTelemetry) {
     TollgateProperties.Filter filter = properties.getFilter();
     TollgateFilter.Builder builder = TollgateFilter.builder(config)
         .limiter(limiter)
         .api(filter.getApi())
         .missingTenant(filterKey("missing-tenant", () -> MissingTenant.parse(filter.getMissingTenant())));
+    OpenTelemetry app = openTelemetry.getIfUnique();
+    if (app != null) {
+      builder.openTelemetry(app); // else GlobalOpenTelemetry, from the moment the app sets it
+    }
     filterKey("max-buffered-body", () -> builder.maxBufferedBody(filter.getMaxBufferedBody()));
     switch (filter.getTenantFrom()) {
       case "config" -> { }
