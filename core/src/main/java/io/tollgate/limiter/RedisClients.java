@@ -10,8 +10,7 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -19,6 +18,10 @@ import redis.clients.jedis.util.JedisURIHelper;
  * Pooled Redis clients configured the way the limiter needs them: a short timeout on every call
  * (the limiter's budget, 100 ms by default) so that a slow Redis turns into a degraded decision
  * rather than a slow app.
+ *
+ * <p>Only API that Jedis 6, 7 and 8 all have is used here and in the rest of the core (Jedis 8's
+ * {@code RedisClient} and {@code RedisClusterClient} builders are not), because an app's own
+ * dependency management, Spring Boot's in particular, picks the Jedis line (docs/limiter.md).
  */
 public final class RedisClients {
 
@@ -41,11 +44,7 @@ public final class RedisClients {
         .database(JedisURIHelper.getDBIndex(url))
         .ssl(JedisURIHelper.isRedisSSLScheme(url))
         .build();
-    return RedisClient.builder()
-        .hostAndPort(new HostAndPort(url.getHost(), url.getPort()))
-        .clientConfig(config)
-        .poolConfig(pool(poolSize))
-        .build();
+    return new PooledRedis(new HostAndPort(url.getHost(), url.getPort()), config, pool(poolSize));
   }
 
   /** A Redis Cluster reached through any of {@code seeds}; the client learns the rest. */
@@ -55,13 +54,8 @@ public final class RedisClients {
       throw new IllegalArgumentException("redis cluster needs at least one node");
     }
     Set<HostAndPort> nodes = new LinkedHashSet<>(seeds);
-    return RedisClusterClient.builder()
-        .nodes(nodes)
-        .clientConfig(config(timeout).user(user).password(password).ssl(ssl).build())
-        .poolConfig(pool(poolSize))
-        .maxAttempts(CLUSTER_MAX_ATTEMPTS)
-        .maxTotalRetriesDuration(timeout.multipliedBy(CLUSTER_MAX_ATTEMPTS))
-        .build();
+    return new JedisCluster(nodes, config(timeout).user(user).password(password).ssl(ssl).build(),
+        CLUSTER_MAX_ATTEMPTS, timeout.multipliedBy(CLUSTER_MAX_ATTEMPTS), pool(poolSize));
   }
 
   private static DefaultJedisClientConfig.Builder config(Duration timeout) {

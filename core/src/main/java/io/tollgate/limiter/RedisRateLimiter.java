@@ -47,7 +47,7 @@ public final class RedisRateLimiter implements RateLimiter {
     this.leases = new LocalLeases(new ScriptLeases(), reservationTtl);
   }
 
-  /** Uses {@code redis} (a {@code RedisClient} or {@code RedisClusterClient}); the caller closes it. */
+  /** Uses {@code redis} (from {@link RedisClients}: a pooled client or a {@code JedisCluster}); the caller closes it. */
   public static RedisRateLimiter using(UnifiedJedis redis) {
     Objects.requireNonNull(redis, "redis");
     return new RedisRateLimiter(() -> redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL, () -> { });

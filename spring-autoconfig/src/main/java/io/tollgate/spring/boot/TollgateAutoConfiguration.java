@@ -9,7 +9,6 @@ import io.tollgate.limiter.RateLimiter;
 import io.tollgate.router.ProviderBreakers;
 import java.time.Clock;
 import java.util.Optional;
-import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -73,19 +72,11 @@ public class TollgateAutoConfiguration {
   /** The Redis client of the limiter and the breakers, made on first use. */
   @Configuration(proxyBeanMethods = false)
   @Conditional(ConfiguredSection.Redis.class)
-  static class RedisConfiguration implements BeanClassLoaderAware {
-
-    private ClassLoader classLoader = RedisConfiguration.class.getClassLoader();
-
-    @Override
-    public void setBeanClassLoader(ClassLoader classLoader) {
-      this.classLoader = classLoader;
-    }
+  static class RedisConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     RedisConnection tollgateRedisConnection(TollgateConfig config) {
-      JedisLine.require(classLoader);
       return RedisConnection.of(config.redis().orElseThrow());
     }
   }

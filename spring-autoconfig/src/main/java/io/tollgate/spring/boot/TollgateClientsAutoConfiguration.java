@@ -3,13 +3,13 @@ package io.tollgate.spring.boot;
 import io.tollgate.gate.Gate;
 import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
 import io.tollgate.spring.boot.client.WebClientHook;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -17,8 +17,9 @@ import org.springframework.core.annotation.Order;
 /**
  * Outbound limiting for Spring's own HTTP clients, through the {@link Gate} bean: an interceptor
  * on every {@code RestClient.Builder} and {@code RestTemplateBuilder} Boot hands out, an exchange
- * filter on every {@code WebClient.Builder}. Skipped while the Tollgate agent runs in this JVM
- * ({@link TollgateAgentDetection}), so that no call is limited twice.
+ * filter on every {@code WebClient.Builder}. While the Tollgate agent runs in this JVM, only the
+ * builders over a transport the agent does not instrument are hooked ({@link AgentTransports}),
+ * so that no call is limited twice and none is left out.
  *
  * <p>Boot 4.0 moved the customizer interfaces into modules of their own (spring-boot-restclient,
  * spring-boot-webclient), so each Boot line has its own nested configuration, chosen by class name.
@@ -28,8 +29,12 @@ import org.springframework.core.annotation.Order;
 @AutoConfiguration(after = TollgateAutoConfiguration.class)
 @ConditionalOnProperty(name = {"tollgate.enabled", "tollgate.client.enabled"}, havingValue = "true", matchIfMissing = true)
 @ConditionalOnBean(Gate.class)
-@Conditional(TollgateAgentDetection.class)
 public class TollgateClientsAutoConfiguration {
+
+  @Bean
+  AgentTransports tollgateAgentTransports(ListableBeanFactory beans) {
+    return new AgentTransports(TollgateAgentDetection.agentRunning(), beans);
+  }
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "org.springframework.http.client.ClientHttpRequestInterceptor")
@@ -48,15 +53,23 @@ public class TollgateClientsAutoConfiguration {
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.web.client.RestClientCustomizer tollgateRestClientCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor) {
-        return builder -> builder.requestInterceptor(interceptor);
+          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
+        return builder -> {
+          if (transports.starterLimitsRestClients()) {
+            builder.requestInterceptor(interceptor);
+          }
+        };
       }
 
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.web.client.RestTemplateCustomizer tollgateRestTemplateCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor) {
-        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
+        return restTemplate -> {
+          if (transports.starterLimitsRestClients()) {
+            restTemplate.getInterceptors().add(interceptor);
+          }
+        };
       }
     }
 
@@ -67,15 +80,23 @@ public class TollgateClientsAutoConfiguration {
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.restclient.RestClientCustomizer tollgateRestClientCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor) {
-        return builder -> builder.requestInterceptor(interceptor);
+          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
+        return builder -> {
+          if (transports.starterLimitsRestClients()) {
+            builder.requestInterceptor(interceptor);
+          }
+        };
       }
 
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.restclient.RestTemplateCustomizer tollgateRestTemplateCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor) {
-        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
+          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
+        return restTemplate -> {
+          if (transports.starterLimitsRestClients()) {
+            restTemplate.getInterceptors().add(interceptor);
+          }
+        };
       }
     }
   }
@@ -97,8 +118,12 @@ public class TollgateClientsAutoConfiguration {
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.web.reactive.function.client.WebClientCustomizer tollgateWebClientCustomizer(
-          WebClientHook hook) {
-        return hook::apply;
+          WebClientHook hook, AgentTransports transports) {
+        return builder -> {
+          if (transports.starterLimitsWebClients()) {
+            hook.apply(builder);
+          }
+        };
       }
     }
 
@@ -108,8 +133,13 @@ public class TollgateClientsAutoConfiguration {
 
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
-      org.springframework.boot.webclient.WebClientCustomizer tollgateWebClientCustomizer(WebClientHook hook) {
-        return hook::apply;
+      org.springframework.boot.webclient.WebClientCustomizer tollgateWebClientCustomizer(WebClientHook hook,
+          AgentTransports transports) {
+        return builder -> {
+          if (transports.starterLimitsWebClients()) {
+            hook.apply(builder);
+          }
+        };
       }
     }
   }
