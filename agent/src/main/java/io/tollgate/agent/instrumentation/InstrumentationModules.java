@@ -1,5 +1,6 @@
 package io.tollgate.agent.instrumentation;
 
+import io.tollgate.agent.apache5.ApacheHttpClient5InstrumentationModule;
 import io.tollgate.agent.okhttp.OkHttpInstrumentationModule;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -8,7 +9,8 @@ import java.util.stream.Collectors;
 public final class InstrumentationModules {
 
   private static final List<InstrumentationModule> ALL = List.of(
-      new OkHttpInstrumentationModule());
+      new OkHttpInstrumentationModule(),
+      new ApacheHttpClient5InstrumentationModule());
 
   private InstrumentationModules() {}
 
