@@ -66,13 +66,15 @@ class ApacheHttpClientAgentIT {
   /**
    * The app of a client line, the two ways it reads a whole answer, and how often the client
    * itself re-sends a 429 before Tollgate sees it (HttpClient 5's default retry strategy does
-   * once, after the response's {@code Retry-After}).
+   * once, after the response's {@code Retry-After}; 4.5 never does).
    */
   private record Line(String libs, String app, String read, String readOtherwise, int retries429) {
     static Line of(String name) {
       return switch (name) {
         case "classic-5" -> new Line("apache-5", "io.tollgate.agent.it.app.ApacheClassic5App",
             "sync", "open", 1);
+        case "classic-4" -> new Line("apache-4", "io.tollgate.agent.it.app.ApacheClassic4App",
+            "sync", "open", 0);
         default -> throw new IllegalArgumentException(name);
       };
     }
@@ -83,7 +85,7 @@ class ApacheHttpClientAgentIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"classic-5"})
+  @ValueSource(strings = {"classic-5", "classic-4"})
   void leavesOtherCallsAloneStreamsAndSettlesAndFallsBackWithTheFallbacksOwnKey(String name)
       throws Exception {
     Line line = Line.of(name);
@@ -163,7 +165,7 @@ class ApacheHttpClientAgentIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"classic-5"})
+  @ValueSource(strings = {"classic-5", "classic-4"})
   void enforcesOneLimitAcrossTwoJvmsSharingRedisAndAnswersTheRestWithTheProvidersOwn429(
       String name) throws Exception {
     Line line = Line.of(name);
