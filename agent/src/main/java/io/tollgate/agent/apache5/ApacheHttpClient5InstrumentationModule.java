@@ -4,7 +4,10 @@ import io.tollgate.agent.instrumentation.InstrumentationModule;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
 import java.util.List;
 
-/** Apache HttpClient 5.1+ classic: every execution of the built-in clients goes through the gate. */
+/**
+ * Apache HttpClient 5.1+, classic and async: every execution of the built-in clients goes through
+ * the gate.
+ */
 public final class ApacheHttpClient5InstrumentationModule implements InstrumentationModule {
 
   private static final String HELPERS = "io.tollgate.agent.apache5.helpers.";
@@ -16,7 +19,7 @@ public final class ApacheHttpClient5InstrumentationModule implements Instrumenta
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(new ClassicHttpClient5Instrumentation());
+    return List.of(new ClassicHttpClient5Instrumentation(), new AsyncHttpClient5Instrumentation());
   }
 
   @Override
@@ -27,6 +30,16 @@ public final class ApacheHttpClient5InstrumentationModule implements Instrumenta
         HELPERS + "Classic5Messages",
         HELPERS + "Classic5Transport",
         HELPERS + "Classic5Transport$ProceedFailure",
-        HELPERS + "Classic5Execution");
+        HELPERS + "Classic5Execution",
+        HELPERS + "BytesEntityProducer",
+        HELPERS + "RequestCapture",
+        HELPERS + "AsyncAttempt",
+        HELPERS + "AsyncAttempt$State",
+        HELPERS + "AsyncAttempt$AppResult",
+        HELPERS + "Async5Transport",
+        HELPERS + "Async5Transport$Ended",
+        HELPERS + "Async5Execution",
+        HELPERS + "Async5Execution$Delivery",
+        HELPERS + "Async5Execution$Done");
   }
 }

@@ -75,6 +75,8 @@ class ApacheHttpClientAgentIT {
             "sync", "open", 1);
         case "classic-4" -> new Line("apache-4", "io.tollgate.agent.it.app.ApacheClassic4App",
             "sync", "open", 0);
+        case "async-5" -> new Line("apache-5", "io.tollgate.agent.it.app.ApacheAsync5App",
+            "future", "callback", 1);
         default -> throw new IllegalArgumentException(name);
       };
     }
@@ -85,7 +87,7 @@ class ApacheHttpClientAgentIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"classic-5", "classic-4"})
+  @ValueSource(strings = {"classic-5", "classic-4", "async-5"})
   void leavesOtherCallsAloneStreamsAndSettlesAndFallsBackWithTheFallbacksOwnKey(String name)
       throws Exception {
     Line line = Line.of(name);
@@ -165,7 +167,7 @@ class ApacheHttpClientAgentIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"classic-5", "classic-4"})
+  @ValueSource(strings = {"classic-5", "classic-4", "async-5"})
   void enforcesOneLimitAcrossTwoJvmsSharingRedisAndAnswersTheRestWithTheProvidersOwn429(
       String name) throws Exception {
     Line line = Line.of(name);
