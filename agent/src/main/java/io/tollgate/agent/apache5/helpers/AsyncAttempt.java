@@ -128,8 +128,8 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
       }
     }
     if (to != null) {
+      observe(UsageObserver::onEnd); // settled before the app's consumer completes its future
       to.streamEnd(trailers);
-      observe(UsageObserver::onEnd);
     }
   }
 
@@ -142,8 +142,8 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
     }
     exchangeFailed(cause);
     if (to != null) {
-      to.failed(cause);
       observe(observer -> observer.onError(cause));
+      to.failed(cause);
     }
   }
 
@@ -181,9 +181,11 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
       app = consumer;
       usage = observer;
       state = State.FORWARDING;
-      consumer.consumeResponse(response, details, context, new AppResult(done));
       if (details == null) {
         observe(UsageObserver::onEnd);
+      }
+      consumer.consumeResponse(response, details, context, new AppResult(done));
+      if (details == null) {
         return;
       }
       if (capacity != null) {
@@ -192,20 +194,14 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
       if (held != null) {
         ByteBuffer bytes = ByteBuffer.wrap(held.toByteArray());
         held = null;
-        while (bytes.hasRemaining()) {
-          int before = bytes.position();
-          pass(bytes);
-          if (bytes.position() == before) {
-            break; // the consumer takes no more: what it refused is dropped
-          }
-        }
+        pass(bytes);
       }
       if (failure != null) {
-        consumer.failed(failure);
         observe(o -> o.onError(failure));
+        consumer.failed(failure);
       } else if (ended) {
-        consumer.streamEnd(trailers);
         observe(UsageObserver::onEnd);
+        consumer.streamEnd(trailers);
       }
       if (released) {
         consumer.releaseResources();
@@ -213,17 +209,19 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
     }
   }
 
-  /** Into the app's consumer; what it takes is copied to the usage observer. */
+  /**
+   * Into the app's consumer, every byte also copied to the usage observer. Consumers take all they
+   * are given (the capacity window is their flow control), and many read through the backing
+   * array without moving the buffer's position: the whole remainder is what they got.
+   */
   private void pass(ByteBuffer src) throws IOException {
-    int start = src.position();
-    ByteBuffer view = src.duplicate();
-    app.consume(src);
-    int taken = src.position() - start;
-    if (taken > 0) {
-      byte[] copy = new byte[taken];
-      view.get(copy);
-      observe(observer -> observer.onBytes(copy, 0, taken));
+    int length = src.remaining();
+    if (length > 0) {
+      byte[] copy = new byte[length];
+      src.duplicate().get(copy);
+      observe(observer -> observer.onBytes(copy, 0, length));
     }
+    app.consume(src);
   }
 
   private synchronized void completeExchange(Object result) {
