@@ -210,6 +210,40 @@ class ApacheHttpClientAgentIT {
     assertThat(primary.requestCount()).isEqualTo(5);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"classic-5", "classic-4", "async-5"})
+  void waitsForRoomWithoutFailingTheCall(String name) throws Exception {
+    Line line = Line.of(name);
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          on-limit: wait
+          max-wait: 5s
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-second: 1
+        """.formatted(primary.baseUrl()));
+    String url = primary.baseUrl() + "/v1/chat/completions";
+
+    Run run = line.app(dir.resolve("app"))
+        .withAgent("config=" + config)
+        .calls(3, line.read(), url, CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.calls()).extracting(AppCall::status)
+        .as("a classic execute waits on the app's thread; an async one is resumed when there is "
+            + "room, no thread held meanwhile")
+        .containsExactly(200, 200, 200);
+    // the first call's connection set-up delays its arrival, not its reservation: compare the
+    // two that followed, each admitted a second after the one before
+    List<RecordedRequest> arrived = primary.requests();
+    assertThat(Duration.between(arrived.get(1).arrivedAt(), arrived.get(2).arrivedAt()))
+        .isGreaterThan(Duration.ofMillis(500));
+  }
+
   /** The provider's account in Redis, read by charging one token. */
   private static Decision peek(Path config, String provider) {
     TollgateConfig parsed = TollgateConfigLoader.builder()
