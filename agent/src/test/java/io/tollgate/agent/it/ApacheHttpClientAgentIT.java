@@ -10,6 +10,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.RedisClients;
 import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.testkit.llm.Fault;
@@ -249,7 +250,7 @@ class ApacheHttpClientAgentIT {
     TollgateConfig parsed = TollgateConfigLoader.builder()
         .environment(Map.of("BACKUP_KEY", "x")).build().load(config);
     Limits limits = parsed.provider(provider).orElseThrow().limits().toLimits();
-    try (UnifiedJedis jedis = io.tollgate.limiter.RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
+    try (UnifiedJedis jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
       return RedisRateLimiter.using(jedis).reserve(Subject.of("provider", provider), limits, 0, 1);
     }
   }

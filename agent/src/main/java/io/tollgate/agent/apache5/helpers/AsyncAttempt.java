@@ -48,8 +48,9 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
   private Exception failure;
   private boolean released;
 
-  private AsyncResponseConsumer<Object> app;
-  private UsageObserver usage;
+  private volatile AsyncResponseConsumer<Object> app;
+  private AppResult appResult;
+  private volatile UsageObserver usage;
 
   AsyncAttempt(Set<Throwable> clientFailures) {
     this.clientFailures = clientFailures;
@@ -136,14 +137,20 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
   @Override
   public void failed(Exception cause) {
     AsyncResponseConsumer<Object> to;
+    AppResult result;
     synchronized (this) {
+      if (ended && state != State.FORWARDING) {
+        return; // the response is whole: a late failure of the exchange changes nothing
+      }
       failure = cause;
       to = state == State.FORWARDING ? app : null;
+      result = appResult;
     }
     exchangeFailed(cause);
     if (to != null) {
       observe(observer -> observer.onError(cause));
       to.failed(cause);
+      result.failed(cause); // a consumer is told, but only the client fails the future
     }
   }
 
@@ -184,7 +191,8 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
       if (details == null) {
         observe(UsageObserver::onEnd);
       }
-      consumer.consumeResponse(response, details, context, new AppResult(done));
+      appResult = new AppResult(done);
+      consumer.consumeResponse(response, details, context, appResult);
       if (details == null) {
         return;
       }
@@ -199,6 +207,7 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
       if (failure != null) {
         observe(o -> o.onError(failure));
         consumer.failed(failure);
+        appResult.failed(failure);
       } else if (ended) {
         observe(UsageObserver::onEnd);
         consumer.streamEnd(trailers);

@@ -18,7 +18,6 @@ import io.tollgate.testkit.llm.MockLlmServer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -53,6 +52,8 @@ class Classic4ExecutionTest {
   private static final String CHAT = "{\"model\":\"gpt-4o\",\"max_tokens\":100,"
       + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** A port nothing listens on: refused at once, unlike a freed port another test may take. */
+  private static final String NOTHING_LISTENS = "http://127.0.0.1:1";
 
   private Gate gate;
 
@@ -98,10 +99,6 @@ class Classic4ExecutionTest {
 
   @Test
   void givesTheAppTheProvidersRefusalIntactWhenTheFallbackIsUnreachable() throws Exception {
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
     gate("""
         tollgate:
@@ -111,10 +108,10 @@ class Classic4ExecutionTest {
               api: openai
               fallbacks: [backup]
             backup:
-              base-url: http://127.0.0.1:%d
+              base-url: %s
               api: openai
               api-key: backup-key
-        """.formatted(primary.baseUrl(), closedPort));
+        """.formatted(primary.baseUrl(), NOTHING_LISTENS));
 
     try (CloseableHttpResponse response = execute(chat(primary))) {
       assertThat(response.getStatusLine().getStatusCode()).isEqualTo(429);

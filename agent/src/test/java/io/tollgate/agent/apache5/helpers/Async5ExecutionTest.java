@@ -15,7 +15,6 @@ import io.tollgate.limiter.Reservation;
 import io.tollgate.limiter.Subject;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -55,6 +54,8 @@ class Async5ExecutionTest {
   private static final String CHAT = "{\"model\":\"gpt-4o\",\"max_tokens\":100,"
       + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** A port nothing listens on: refused at once, unlike a freed port another test may take. */
+  private static final String NOTHING_LISTENS = "http://127.0.0.1:1";
 
   private Gate gate;
 
@@ -99,10 +100,6 @@ class Async5ExecutionTest {
 
   @Test
   void givesTheAppTheProvidersRefusalIntactWhenTheFallbackIsUnreachable() throws Exception {
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
     gate("""
         tollgate:
@@ -112,10 +109,10 @@ class Async5ExecutionTest {
               api: openai
               fallbacks: [backup]
             backup:
-              base-url: http://127.0.0.1:%d
+              base-url: %s
               api: openai
               api-key: backup-key
-        """.formatted(primary.baseUrl(), closedPort));
+        """.formatted(primary.baseUrl(), NOTHING_LISTENS));
 
     SimpleHttpResponse response = execute(chat(primary)).response();
 
