@@ -78,6 +78,11 @@ class ApacheHttpClientAgentIT {
             "sync", "open", 0);
         case "async-5" -> new Line("apache-5", "io.tollgate.agent.it.app.ApacheAsync5App",
             "future", "callback", 1);
+        // the oldest release supported, the one the helpers are compiled against
+        case "classic-5.1" -> new Line("apache-5-oldest",
+            "io.tollgate.agent.it.app.ApacheClassic5App", "sync", "open", 1);
+        case "async-5.1" -> new Line("apache-5-oldest",
+            "io.tollgate.agent.it.app.ApacheAsync5App", "future", "callback", 1);
         default -> throw new IllegalArgumentException(name);
       };
     }
@@ -88,7 +93,7 @@ class ApacheHttpClientAgentIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"classic-5", "classic-4", "async-5"})
+  @ValueSource(strings = {"classic-5", "classic-4", "async-5", "classic-5.1", "async-5.1"})
   void leavesOtherCallsAloneStreamsAndSettlesAndFallsBackWithTheFallbacksOwnKey(String name)
       throws Exception {
     Line line = Line.of(name);
