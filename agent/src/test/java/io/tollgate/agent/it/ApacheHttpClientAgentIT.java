@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -248,6 +249,41 @@ class ApacheHttpClientAgentIT {
     List<RecordedRequest> arrived = primary.requests();
     assertThat(Duration.between(arrived.get(1).arrivedAt(), arrived.get(2).arrivedAt()))
         .isGreaterThan(Duration.ofMillis(500));
+  }
+
+  @Test
+  void injectsTheHelpersIntoEachLoaderThatHasHttpClient5AndAllShareTheJvmsGate() throws Exception {
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-hour: 1
+        """.formatted(primary.baseUrl()));
+    // the launcher alone on the class path; the app only inside the child loaders, one with
+    // HttpClient 5.1, one with 5.6
+    Path launcher = ClassLoadersIT.copyClasses(dir.resolve("launcher"), "ChildLoaderLauncher");
+    Path app = ClassLoadersIT.copyClasses(dir.resolve("app-classes"), "ApacheClassic5App");
+
+    Run run = ForkedApp.launcher(dir.resolve("run"), launcher.toString(),
+            "io.tollgate.agent.it.app.ChildLoaderLauncher", app.toString(),
+            ForkedApp.libraryJars("apache-5-oldest").toAbsolutePath().toString(),
+            ForkedApp.libraryJars("apache-5").toAbsolutePath().toString(), "--")
+        .jvmOption("-Dlauncher.app=io.tollgate.agent.it.app.ApacheClassic5App")
+        .withAgent("config=" + config)
+        .call("sync", primary.baseUrl() + "/v1/chat/completions", CHAT)
+        .run();
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.stdout()).as(run.toString()).containsSubsequence(
+        "loader apache-5-oldest", "app done", "loader apache-5", "app done");
+    assertThat(run.stderr()).as(run.toString()).singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.calls()).extracting(AppCall::status)
+        .as("one request an hour: HttpClient 5.1's call took it, 5.6's is limited")
+        .containsExactly(200, 429);
+    assertThat(primary.requestCount()).isEqualTo(1);
   }
 
   /** The provider's account in Redis, read by charging one token. */

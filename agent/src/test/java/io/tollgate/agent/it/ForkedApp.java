@@ -72,7 +72,7 @@ final class ForkedApp {
     return libraryJars("okhttp-" + okhttp);
   }
 
-  private static Path libraryJars(String libraryLine) {
+  static Path libraryJars(String libraryLine) {
     return Path.of(System.getProperty("tollgate.it.libs", "target/it-libs"), libraryLine);
   }
 
