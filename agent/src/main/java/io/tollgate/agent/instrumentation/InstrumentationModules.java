@@ -1,5 +1,7 @@
 package io.tollgate.agent.instrumentation;
 
+import io.tollgate.agent.apache4.ApacheHttpClient4InstrumentationModule;
+import io.tollgate.agent.apache5.ApacheHttpClient5InstrumentationModule;
 import io.tollgate.agent.jdkhttp.JdkHttpInstrumentationModule;
 import io.tollgate.agent.okhttp.OkHttpInstrumentationModule;
 import java.util.List;
@@ -10,7 +12,9 @@ public final class InstrumentationModules {
 
   private static final List<InstrumentationModule> ALL = List.of(
       new OkHttpInstrumentationModule(),
-      new JdkHttpInstrumentationModule());
+      new JdkHttpInstrumentationModule(),
+      new ApacheHttpClient4InstrumentationModule(),
+      new ApacheHttpClient5InstrumentationModule());
 
   private InstrumentationModules() {}
 

@@ -125,7 +125,7 @@ class ClassLoadersIT {
     assertThat(provider.requestCount()).isEqualTo(3);
   }
 
-  private static Path copyClasses(Path target, String simpleName) throws Exception {
+  static Path copyClasses(Path target, String simpleName) throws Exception {
     Path source = ForkedApp.appClasses().resolve("io/tollgate/agent/it/app");
     Path into = Files.createDirectories(target.resolve("io/tollgate/agent/it/app"));
     try (Stream<Path> files = Files.list(source)) {

@@ -19,8 +19,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Runs {@link io.tollgate.agent.it.app.OkHttpApp} in a child JVM: the OkHttp line under test on its
- * class path, and (unless told otherwise) {@code -javaagent:} the built agent jar.
+ * Runs an app ({@link io.tollgate.agent.it.app.OkHttpApp} unless told otherwise) in a child JVM:
+ * the client library line under test on its class path, and (unless told otherwise)
+ * {@code -javaagent:} the built agent jar.
  */
 final class ForkedApp {
 
@@ -31,19 +32,27 @@ final class ForkedApp {
   private final List<String> jvmOptions = new ArrayList<>();
   private final Map<String, String> environment = new HashMap<>();
   private final List<String> arguments = new ArrayList<>();
-  private final String okhttp;
+  /** The folder under it-libs with the client library's jars. */
+  private final String libraryLine;
   private final Path workDir;
   private String mainClass = "io.tollgate.agent.it.app.OkHttpApp";
   private String classPath;
 
-  private ForkedApp(String okhttp, Path workDir) {
-    this.okhttp = okhttp;
+  private ForkedApp(String libraryLine, Path workDir) {
+    this.libraryLine = libraryLine;
     this.workDir = workDir;
   }
 
   /** An app on OkHttp line {@code okhttp} ("3", "4", "5"), its output files in {@code workDir}. */
   static ForkedApp okhttp(String okhttp, Path workDir) {
-    return new ForkedApp(okhttp, workDir);
+    return new ForkedApp("okhttp-" + okhttp, workDir);
+  }
+
+  /** {@code mainClass} on the jars of it-libs/{@code libraryLine} ("apache-5"). */
+  static ForkedApp client(String libraryLine, String mainClass, Path workDir) {
+    ForkedApp app = new ForkedApp(libraryLine, workDir);
+    app.mainClass = mainClass;
+    return app;
   }
 
   /**
@@ -60,7 +69,11 @@ final class ForkedApp {
 
   /** Where the OkHttp line's jars are. */
   static Path libs(String okhttp) {
-    return Path.of(System.getProperty("tollgate.it.libs", "target/it-libs"), "okhttp-" + okhttp);
+    return libraryJars("okhttp-" + okhttp);
+  }
+
+  static Path libraryJars(String libraryLine) {
+    return Path.of(System.getProperty("tollgate.it.libs", "target/it-libs"), libraryLine);
   }
 
   /** The compiled test sources, which hold the apps. */
@@ -100,7 +113,7 @@ final class ForkedApp {
     return this;
   }
 
-  /** One call: {@code mode} is sync, async or stream; {@code json} null for a GET. */
+  /** One call: {@code mode} is the app's (sync, async, stream ...); {@code json} null for a GET. */
   ForkedApp call(String mode, String url, String json) {
     arguments.add(mode);
     arguments.add(url);
@@ -155,11 +168,11 @@ final class ForkedApp {
   private String classPath() throws IOException {
     List<String> entries = new ArrayList<>();
     entries.add(appClasses().toString());
-    Path libs = libs(okhttp);
+    Path libs = libraryJars(libraryLine);
     try (Stream<Path> jars = Files.list(libs)) {
       jars.filter(p -> p.toString().endsWith(".jar")).sorted().forEach(p -> entries.add(p.toString()));
     }
-    assertThat(entries).as("OkHttp %s jars in %s", okhttp, libs).hasSizeGreaterThan(1);
+    assertThat(entries).as("%s jars in %s", libraryLine, libs).hasSizeGreaterThan(1);
     return String.join(File.pathSeparator, entries);
   }
 

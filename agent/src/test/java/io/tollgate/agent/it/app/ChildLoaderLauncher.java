@@ -35,7 +35,7 @@ public final class ChildLoaderLauncher {
       try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), parent)) {
         Thread.currentThread().setContextClassLoader(loader);
         System.out.println("loader " + new File(libs).getName());
-        Class.forName("io.tollgate.agent.it.app.OkHttpApp", true, loader)
+        Class.forName(System.getProperty("launcher.app", "io.tollgate.agent.it.app.OkHttpApp"), true, loader)
             .getMethod("main", String[].class).invoke(null, (Object) appArgs);
       }
     }

@@ -1,0 +1,33 @@
+package io.tollgate.agent.apache4;
+
+import io.tollgate.agent.instrumentation.InstrumentationModule;
+import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.util.List;
+
+/** Apache HttpClient 4.5: every execution of the built-in clients goes through the gate. */
+public final class ApacheHttpClient4InstrumentationModule implements InstrumentationModule {
+
+  private static final String HELPERS = "io.tollgate.agent.apache4.helpers.";
+
+  @Override
+  public String name() {
+    return "apache-httpclient-4";
+  }
+
+  @Override
+  public List<TypeInstrumentation> typeInstrumentations() {
+    return List.of(new ClassicHttpClient4Instrumentation());
+  }
+
+  @Override
+  public List<String> helperClassNames() {
+    return List.of(
+        HELPERS + "BufferedEntity",
+        HELPERS + "UsageTappingEntity",
+        HELPERS + "AnsweredResponse",
+        HELPERS + "Classic4Messages",
+        HELPERS + "Classic4Transport",
+        HELPERS + "Classic4Transport$ProceedFailure",
+        HELPERS + "Classic4Execution");
+  }
+}

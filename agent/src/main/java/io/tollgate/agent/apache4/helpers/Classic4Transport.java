@@ -1,0 +1,161 @@
+package io.tollgate.agent.apache4.helpers;
+
+import io.tollgate.agent.GatedRequests;
+import io.tollgate.gate.Transport;
+import io.tollgate.llm.Headers;
+import io.tollgate.router.OutboundRequest;
+import java.io.IOException;
+import org.apache.http.HttpEntity;
+import org.apache.http.HttpEntityEnclosingRequest;
+import org.apache.http.HttpHost;
+import org.apache.http.HttpRequest;
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.client.methods.CloseableHttpResponse;
+import org.apache.http.client.methods.Configurable;
+import org.apache.http.client.methods.RequestBuilder;
+import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.protocol.HttpContext;
+import org.apache.http.util.EntityUtils;
+
+/**
+ * Sends each attempt the gate plans through the app's own client: the app's request for the
+ * provider it addressed, a rebuilt one (URL, headers, body of the plan, the app's request config)
+ * for a fallback. The client's whole exec chain (retries, redirects, cookies, its connection
+ * pool) runs for every attempt; only Tollgate's own hook is skipped ({@link #sending()}).
+ */
+final class Classic4Transport implements Transport<CloseableHttpResponse> {
+
+  /** Set while this thread sends an attempt: the client's hook must let it through. */
+  private static final ThreadLocal<Boolean> SENDING = new ThreadLocal<>();
+
+  private final CloseableHttpClient client;
+  private final HttpHost target;
+  private final HttpRequest original;
+  private final HttpContext context;
+  private final OutboundRequest outbound;
+  /** The last response not yet discarded: given to the app if our own code fails after it. */
+  private CloseableHttpResponse open;
+
+  Classic4Transport(CloseableHttpClient client, HttpHost target, HttpRequest original,
+      HttpContext context, OutboundRequest outbound) {
+    this.client = client;
+    this.target = target;
+    this.original = original;
+    this.context = context;
+    this.outbound = outbound;
+  }
+
+  /** True while Tollgate itself sends through a client on this thread. */
+  static boolean sending() {
+    return SENDING.get() != null;
+  }
+
+  @Override
+  public CloseableHttpResponse send(OutboundRequest plan) throws IOException {
+    if (open != null) {
+      detach(open);
+    }
+    boolean asAddressed = plan == outbound || plan.equals(outbound);
+    CloseableHttpResponse response = execute(asAddressed ? target : Classic4Messages.hostOf(plan.uri()),
+        asAddressed ? original : rebuilt(plan));
+    open = response;
+    return response;
+  }
+
+  private CloseableHttpResponse execute(HttpHost host, HttpRequest request) throws IOException {
+    Boolean outer = SENDING.get();
+    SENDING.set(Boolean.TRUE);
+    try {
+      return client.execute(host, request, context);
+    } catch (RuntimeException e) {
+      throw new ProceedFailure(e);
+    } finally {
+      if (outer == null) {
+        SENDING.remove();
+      }
+    }
+  }
+
+  private HttpRequest rebuilt(OutboundRequest plan) {
+    RequestBuilder request = RequestBuilder.create(plan.method()).setUri(plan.uri());
+    for (Headers.Field field : plan.headers().fields()) {
+      if (GatedRequests.carriedOver(field.name())) {
+        request.addHeader(field.name(), field.value());
+      }
+    }
+    if (original instanceof HttpEntityEnclosingRequest) {
+      HttpEntity entity = ((HttpEntityEnclosingRequest) original).getEntity();
+      if (entity != null) {
+        request.setEntity(new BufferedEntity(entity, plan.body()));
+      }
+    }
+    if (original instanceof Configurable) {
+      RequestConfig config = ((Configurable) original).getConfig();
+      if (config != null) {
+        request.setConfig(config);
+      }
+    }
+    return request.build();
+  }
+
+  @Override
+  public int status(CloseableHttpResponse response) {
+    return response.getStatusLine().getStatusCode();
+  }
+
+  @Override
+  public Headers headers(CloseableHttpResponse response) {
+    return Classic4Messages.headersOf(response);
+  }
+
+  @Override
+  public void discard(CloseableHttpResponse response) {
+    if (response == open) {
+      open = null;
+    }
+    try {
+      response.close();
+    } catch (IOException | RuntimeException e) {
+      // the connection is dropped either way: nothing held
+    }
+  }
+
+  /**
+   * A refused response the gate may still answer with, read into memory (an error body: small)
+   * so that its connection goes back to the pool before the next attempt needs one.
+   */
+  private void detach(CloseableHttpResponse response) {
+    open = null;
+    HttpEntity entity = response.getEntity();
+    if (entity == null) {
+      return;
+    }
+    byte[] bytes;
+    try {
+      bytes = EntityUtils.toByteArray(entity);
+    } catch (IOException e) {
+      bytes = new byte[0]; // the failed provider's body broke off: its status still stands
+    }
+    response.setEntity(new BufferedEntity(entity, bytes == null ? new byte[0] : bytes));
+  }
+
+  /** After a failure of ours: the response in hand if any, else the app's request as it was. */
+  CloseableHttpResponse recover() throws IOException {
+    CloseableHttpResponse response = open;
+    open = null;
+    return response != null ? response : execute(target, original);
+  }
+
+  /** Something further down the app's client threw: rethrown to the app as it was. */
+  static final class ProceedFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ProceedFailure(RuntimeException cause) {
+      super(cause);
+    }
+
+    RuntimeException original() {
+      return (RuntimeException) getCause();
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package io.tollgate.agent.apache5;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.tollgate.agent.apache5.helpers.Classic5Execution;
+import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.matcher.ElementMatcher;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * {@code doExecute(HttpHost, ClassicHttpRequest, HttpContext)} of the classic clients, where every
+ * {@code execute} overload (with or without a response handler) arrives: a call to a provider runs
+ * through the gate in place of the original body, which is skipped.
+ */
+public final class ClassicHttpClient5Instrumentation implements TypeInstrumentation {
+
+  @Override
+  public ElementMatcher<TypeDescription> typeMatcher() {
+    return namedOneOf("org.apache.hc.client5.http.impl.classic.InternalHttpClient",
+        "org.apache.hc.client5.http.impl.classic.MinimalHttpClient");
+  }
+
+  @Override
+  public void transform(Advices advices) {
+    advices.apply(named("doExecute").and(takesArguments(3)), getClass().getName() + "$DoExecuteAdvice");
+  }
+
+  /** Inlined around {@code doExecute}: skips it when the gate has handled the call. */
+  public static final class DoExecuteAdvice {
+    private DoExecuteAdvice() {}
+
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+    public static Object enter(@Advice.This CloseableHttpClient client,
+        @Advice.Argument(0) HttpHost target, @Advice.Argument(1) ClassicHttpRequest request,
+        @Advice.Argument(2) HttpContext context) {
+      return Classic5Execution.handle(client, target, request, context);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    public static void exit(@Advice.Enter Object handled,
+        @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+        @Advice.Thrown(readOnly = false, typing = Assigner.Typing.DYNAMIC) Throwable thrown) {
+      if (handled instanceof Throwable) {
+        thrown = (Throwable) handled;
+      } else if (handled != null) {
+        response = handled;
+      }
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package io.tollgate.agent.apache5.helpers;
+
+import io.tollgate.agent.GatedRequests;
+import io.tollgate.gate.AsyncTransport;
+import io.tollgate.llm.Headers;
+import io.tollgate.router.OutboundRequest;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hc.client5.http.async.methods.ConfigurableHttpRequest;
+import org.apache.hc.client5.http.config.Configurable;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.nio.AsyncPushConsumer;
+import org.apache.hc.core5.http.nio.AsyncRequestProducer;
+import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
+import org.apache.hc.core5.http.nio.HandlerFactory;
+import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * Sends each attempt the gate plans through the app's own async client, with the body read into
+ * memory: the app's request for the provider it addressed, a rebuilt one (URL, headers, body of
+ * the plan, the app's request config) for a fallback. Completes with the attempt once its head has
+ * arrived; nothing here blocks. Only Tollgate's own hook is skipped ({@link #sending()}).
+ */
+final class Async5Transport implements AsyncTransport<AsyncAttempt> {
+
+  /** Set while this thread starts an attempt: the client's hook must let it through. */
+  private static final ThreadLocal<Boolean> SENDING = new ThreadLocal<>();
+
+  private final CloseableHttpAsyncClient client;
+  private final HttpHost target;
+  private final HttpRequest original;
+  private final EntityDetails described;
+  private final HandlerFactory<AsyncPushConsumer> push;
+  private final HttpContext context;
+  private final OutboundRequest outbound;
+  /** The exceptions the client failed attempts with: the app's to see, not ours. */
+  private final Set<Throwable> clientFailures = Collections.synchronizedSet(
+      Collections.newSetFromMap(new IdentityHashMap<>()));
+
+  Async5Transport(CloseableHttpAsyncClient client, HttpHost target, HttpRequest original,
+      EntityDetails described, HandlerFactory<AsyncPushConsumer> push, HttpContext context,
+      OutboundRequest outbound) {
+    this.client = client;
+    this.target = target;
+    this.original = original;
+    this.described = described;
+    this.push = push;
+    this.context = context;
+    this.outbound = outbound;
+  }
+
+  static boolean sending() {
+    return SENDING.get() != null;
+  }
+
+  @Override
+  public CompletableFuture<AsyncAttempt> send(OutboundRequest plan) {
+    boolean asAddressed = plan == outbound || plan.equals(outbound);
+    AsyncAttempt attempt = new AsyncAttempt(clientFailures);
+    execute(asAddressed ? target : Classic5Messages.hostOf(plan.uri()),
+        producer(asAddressed ? original : rebuilt(plan), plan.body()), attempt, new Ended(attempt));
+    return attempt.head();
+  }
+
+  /** The app's own request as it was, with its body read into memory, to the app's consumer. */
+  void sendOriginal(byte[] body, AsyncResponseConsumer<Object> consumer,
+      FutureCallback<Object> done) {
+    execute(target, producer(original, body), consumer, done);
+  }
+
+  boolean isClientFailure(Throwable error) {
+    return clientFailures.contains(error);
+  }
+
+  private void execute(HttpHost host, AsyncRequestProducer producer,
+      AsyncResponseConsumer<Object> consumer,
+      FutureCallback<Object> callback) {
+    Boolean outer = SENDING.get();
+    SENDING.set(Boolean.TRUE);
+    try {
+      client.execute(host, producer, consumer, push, context, callback);
+    } finally {
+      if (outer == null) {
+        SENDING.remove();
+      }
+    }
+  }
+
+  private AsyncRequestProducer producer(HttpRequest request, byte[] body) {
+    return new BasicRequestProducer(request,
+        described == null ? null : new BytesEntityProducer(body, described));
+  }
+
+  private HttpRequest rebuilt(OutboundRequest plan) {
+    ConfigurableHttpRequest request = new ConfigurableHttpRequest(plan.method(), plan.uri());
+    for (Headers.Field field : plan.headers().fields()) {
+      if (GatedRequests.carriedOver(field.name())) {
+        request.addHeader(field.name(), field.value());
+      }
+    }
+    if (original instanceof Configurable) {
+      RequestConfig config = ((Configurable) original).getConfig();
+      if (config != null) {
+        request.setConfig(config);
+      }
+    }
+    return request;
+  }
+
+  @Override
+  public int status(AsyncAttempt attempt) {
+    return attempt.response().getCode();
+  }
+
+  @Override
+  public Headers headers(AsyncAttempt attempt) {
+    return Classic5Messages.headersOf(attempt.response());
+  }
+
+  @Override
+  public void discard(AsyncAttempt attempt) {
+    attempt.discard();
+  }
+
+  /** The client's callback for an attempt: a failure before the head fails the attempt. */
+  private final class Ended implements FutureCallback<Object> {
+    private final AsyncAttempt attempt;
+
+    Ended(AsyncAttempt attempt) {
+      this.attempt = attempt;
+    }
+
+    @Override
+    public void completed(Object result) {
+      // the response went where the gate sent it
+    }
+
+    @Override
+    public void failed(Exception cause) {
+      attempt.exchangeFailed(cause);
+    }
+
+    @Override
+    public void cancelled() {
+      attempt.exchangeFailed(new CancellationException("attempt cancelled"));
+    }
+  }
+}

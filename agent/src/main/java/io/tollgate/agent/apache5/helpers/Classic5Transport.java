@@ -1,0 +1,158 @@
+package io.tollgate.agent.apache5.helpers;
+
+import io.tollgate.agent.GatedRequests;
+import io.tollgate.gate.Transport;
+import io.tollgate.llm.Headers;
+import io.tollgate.router.OutboundRequest;
+import java.io.IOException;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.Configurable;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * Sends each attempt the gate plans through the app's own client: the app's request for the
+ * provider it addressed, a rebuilt one (URL, headers, body of the plan, the app's request config)
+ * for a fallback. The client's whole exec chain (retries, redirects, cookies, its connection
+ * pool) runs for every attempt; only Tollgate's own hook is skipped ({@link #sending()}).
+ */
+final class Classic5Transport implements Transport<CloseableHttpResponse> {
+
+  /** Set while this thread sends an attempt: the client's hook must let it through. */
+  private static final ThreadLocal<Boolean> SENDING = new ThreadLocal<>();
+
+  private final CloseableHttpClient client;
+  private final HttpHost target;
+  private final ClassicHttpRequest original;
+  private final HttpContext context;
+  private final OutboundRequest outbound;
+  /** The last response not yet discarded: given to the app if our own code fails after it. */
+  private CloseableHttpResponse open;
+
+  Classic5Transport(CloseableHttpClient client, HttpHost target, ClassicHttpRequest original,
+      HttpContext context, OutboundRequest outbound) {
+    this.client = client;
+    this.target = target;
+    this.original = original;
+    this.context = context;
+    this.outbound = outbound;
+  }
+
+  /** True while Tollgate itself sends through a client on this thread. */
+  static boolean sending() {
+    return SENDING.get() != null;
+  }
+
+  @Override
+  public CloseableHttpResponse send(OutboundRequest plan) throws IOException {
+    if (open != null) {
+      detach(open);
+    }
+    boolean asAddressed = plan == outbound || plan.equals(outbound);
+    CloseableHttpResponse response = execute(asAddressed ? target : Classic5Messages.hostOf(plan.uri()),
+        asAddressed ? original : rebuilt(plan));
+    open = response;
+    return response;
+  }
+
+  private CloseableHttpResponse execute(HttpHost host, ClassicHttpRequest request) throws IOException {
+    Boolean outer = SENDING.get();
+    SENDING.set(Boolean.TRUE);
+    try {
+      return client.execute(host, request, context);
+    } catch (RuntimeException e) {
+      throw new ProceedFailure(e);
+    } finally {
+      if (outer == null) {
+        SENDING.remove();
+      }
+    }
+  }
+
+  private ClassicHttpRequest rebuilt(OutboundRequest plan) {
+    HttpUriRequestBase request = new HttpUriRequestBase(plan.method(), plan.uri());
+    for (Headers.Field field : plan.headers().fields()) {
+      if (GatedRequests.carriedOver(field.name())) {
+        request.addHeader(field.name(), field.value());
+      }
+    }
+    HttpEntity entity = original.getEntity();
+    if (entity != null) {
+      request.setEntity(new BufferedEntity(entity, plan.body()));
+    }
+    if (original instanceof Configurable) {
+      RequestConfig config = ((Configurable) original).getConfig();
+      if (config != null) {
+        request.setConfig(config);
+      }
+    }
+    return request;
+  }
+
+  @Override
+  public int status(CloseableHttpResponse response) {
+    return response.getCode();
+  }
+
+  @Override
+  public Headers headers(CloseableHttpResponse response) {
+    return Classic5Messages.headersOf(response);
+  }
+
+  @Override
+  public void discard(CloseableHttpResponse response) {
+    if (response == open) {
+      open = null;
+    }
+    try {
+      response.close();
+    } catch (IOException | RuntimeException e) {
+      // the connection is dropped either way: nothing held
+    }
+  }
+
+  /**
+   * A refused response the gate may still answer with, read into memory (an error body: small)
+   * so that its connection goes back to the pool before the next attempt needs one.
+   */
+  private void detach(CloseableHttpResponse response) {
+    open = null;
+    HttpEntity entity = response.getEntity();
+    if (entity == null) {
+      return;
+    }
+    byte[] bytes;
+    try {
+      bytes = EntityUtils.toByteArray(entity);
+    } catch (IOException e) {
+      bytes = new byte[0]; // the failed provider's body broke off: its status still stands
+    }
+    response.setEntity(new BufferedEntity(entity, bytes));
+  }
+
+  /** After a failure of ours: the response in hand if any, else the app's request as it was. */
+  CloseableHttpResponse recover() throws IOException {
+    CloseableHttpResponse response = open;
+    open = null;
+    return response != null ? response : execute(target, original);
+  }
+
+  /** Something further down the app's client threw: rethrown to the app as it was. */
+  static final class ProceedFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ProceedFailure(RuntimeException cause) {
+      super(cause);
+    }
+
+    RuntimeException original() {
+      return (RuntimeException) getCause();
+    }
+  }
+}

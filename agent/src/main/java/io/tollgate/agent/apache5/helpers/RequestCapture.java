@@ -1,0 +1,111 @@
+package io.tollgate.agent.apache5.helpers;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.nio.AsyncRequestProducer;
+import org.apache.hc.core5.http.nio.DataStreamChannel;
+import org.apache.hc.core5.http.nio.RequestChannel;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * Reads an app's request out of its {@link AsyncRequestProducer}, as the client would: first the
+ * head ({@code sendRequest}), then, for a provider call, the body ({@code produce} until the end of
+ * the stream). Only repeatable producers are read: a repeatable producer starts over after
+ * {@code releaseResources()}, so the app's request can still be sent as it was.
+ */
+final class RequestCapture implements RequestChannel, DataStreamChannel {
+
+  /** Producers of in-memory bodies end within a few calls; one that does not is streaming. */
+  private static final int MAX_IDLE_PRODUCE_CALLS = 3;
+
+  private HttpRequest request;
+  private EntityDetails details;
+  private ByteArrayOutputStream body;
+  private boolean ended;
+
+  private RequestCapture() {}
+
+  /** The request head, or null when the producer is not repeatable. */
+  static RequestCapture head(AsyncRequestProducer producer, HttpContext context)
+      throws HttpException, IOException {
+    if (!producer.isRepeatable()) {
+      return null;
+    }
+    RequestCapture capture = new RequestCapture();
+    producer.sendRequest(capture, context);
+    return capture.request == null ? null : capture;
+  }
+
+  HttpRequest request() {
+    return request;
+  }
+
+  /** The body's description, null for a request without one. */
+  EntityDetails details() {
+    return details;
+  }
+
+  /**
+   * The whole body, or null when the producer did not finish it at once (a streaming body); the
+   * producer is reset either way.
+   */
+  byte[] body(AsyncRequestProducer producer) throws IOException {
+    if (details == null) {
+      return new byte[0];
+    }
+    body = new ByteArrayOutputStream(
+        (int) Math.max(0, Math.min(details.getContentLength(), 64 * 1024)));
+    try {
+      int idle = 0;
+      while (!ended && idle < MAX_IDLE_PRODUCE_CALLS) {
+        int before = body.size();
+        producer.produce(this);
+        idle = body.size() == before ? idle + 1 : 0;
+      }
+    } finally {
+      producer.releaseResources();
+    }
+    return ended ? body.toByteArray() : null;
+  }
+
+  @Override
+  public void sendRequest(HttpRequest request, EntityDetails entityDetails, HttpContext context) {
+    this.request = request;
+    this.details = entityDetails;
+  }
+
+  @Override
+  public void requestOutput() {
+    // produce() is called in a loop until the end
+  }
+
+  @Override
+  public int write(ByteBuffer src) {
+    int length = src.remaining();
+    if (src.hasArray()) {
+      body.write(src.array(), src.arrayOffset() + src.position(), length);
+      src.position(src.limit());
+    } else {
+      byte[] copy = new byte[length];
+      src.get(copy);
+      body.write(copy, 0, length);
+    }
+    return length;
+  }
+
+  @Override
+  public void endStream() {
+    ended = true;
+  }
+
+  @Override
+  public void endStream(List<? extends Header> trailers) {
+    ended = true;
+  }
+}

@@ -1,0 +1,300 @@
+package io.tollgate.agent.apache5.helpers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tollgate.agent.InternalFailures;
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.config.TollgateConfigLoader;
+import io.tollgate.gate.Gate;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.InMemoryRateLimiter;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.Reservation;
+import io.tollgate.limiter.Subject;
+import io.tollgate.testkit.llm.Fault;
+import io.tollgate.testkit.llm.MockLlmServer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
+import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+import org.apache.hc.client5.http.async.methods.SimpleRequestProducer;
+import org.apache.hc.client5.http.async.methods.SimpleResponseConsumer;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.nio.AsyncRequestProducer;
+import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
+import org.apache.hc.core5.http.nio.entity.StringAsyncEntityProducer;
+import org.apache.hc.core5.http.message.BasicHttpRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The async HttpClient 5 helpers wired by hand (no agent: {@code run} called where the advice
+ * would call it) on HttpClient 5.1, against mock providers; the agent wiring and the newest
+ * release are covered by the forked-JVM tests.
+ */
+class Async5ExecutionTest {
+
+  @AutoClose static final MockLlmServer primary = MockLlmServer.start();
+  @AutoClose static final MockLlmServer backup = MockLlmServer.start();
+  /** HttpClient 5 re-sends a 429 itself by default; these tests look at Tollgate alone. */
+  @AutoClose static final CloseableHttpAsyncClient client = started();
+
+  private static final String CHAT = "{\"model\":\"gpt-4o\",\"max_tokens\":100,"
+      + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** A port nothing listens on: refused at once, unlike a freed port another test may take. */
+  private static final String NOTHING_LISTENS = "http://127.0.0.1:1";
+
+  private Gate gate;
+
+  @BeforeEach
+  void reset() {
+    primary.reset();
+    backup.reset();
+  }
+
+  @AfterEach
+  void close() {
+    if (gate != null) {
+      gate.close();
+    }
+  }
+
+  @Test
+  void completesTheAppsFutureAndCallbackWithTheProvidersOwn429MadeByItsConsumer() throws Exception {
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 1
+        """.formatted(primary.baseUrl()));
+
+    assertThat(execute(chat(primary)).response().getCode()).isEqualTo(200);
+    Answer limited = execute(chat(primary));
+
+    SimpleHttpResponse response = limited.response();
+    assertThat(limited.callback().get(5, TimeUnit.SECONDS)).as("the app's callback").isSameAs(response);
+    assertThat(response.getCode()).isEqualTo(429);
+    assertThat(response.getReasonPhrase()).isEqualTo("Too Many Requests");
+    assertThat(response.getFirstHeader("Retry-After").getValue()).matches("\\d+");
+    assertThat(response.getContentType().getMimeType()).isEqualTo("application/json");
+    assertThat(JSON.readTree(response.getBodyText()).path("error").path("code").asText())
+        .isEqualTo("rate_limit_exceeded");
+    assertThat(primary.requestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void givesTheAppTheProvidersRefusalIntactWhenTheFallbackIsUnreachable() throws Exception {
+    primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: backup-key
+        """.formatted(primary.baseUrl(), NOTHING_LISTENS));
+
+    SimpleHttpResponse response = execute(chat(primary)).response();
+
+    assertThat(response.getCode()).isEqualTo(429);
+    assertThat(response.getFirstHeader("Retry-After").getValue()).isEqualTo("7");
+    assertThat(JSON.readTree(response.getBodyText()).path("error").path("code").asText())
+        .as("the refusal's body, held while the fallback was tried").isEqualTo("rate_limit_exceeded");
+  }
+
+  @Test
+  void sendsTheFallbackItsOwnKeyAndTheAppsBodyAndNeverTheAppsKey() throws Exception {
+    primary.script().next(1, Fault.status(500));
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: backup-key
+        """.formatted(primary.baseUrl(), backup.baseUrl()));
+
+    SimpleHttpResponse response = execute(chat(primary)).response();
+
+    assertThat(response.getCode()).isEqualTo(200);
+    assertThat(JSON.readTree(response.getBodyText()).path("object").asText()).isEqualTo("chat.completion");
+    assertThat(primary.requests()).singleElement()
+        .satisfies(r -> assertThat(r.header("authorization")).isEqualTo("Bearer app-key"));
+    assertThat(backup.requests()).singleElement().satisfies(r -> {
+      assertThat(r.header("authorization")).isEqualTo("Bearer backup-key");
+      assertThat(r.bodyText()).isEqualTo(CHAT);
+    });
+  }
+
+  @Test
+  void settlesWhatTheStreamReallyUsedOnceTheConsumerHasTakenIt() throws Exception {
+    primary.usage(10, 20);
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                tokens-per-day: 100000
+        """.formatted(primary.baseUrl()));
+    String stream = "{\"model\":\"gpt-4o\",\"max_tokens\":900,\"stream\":true,"
+        + "\"stream_options\":{\"include_usage\":true},"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    SimpleHttpRequest request = SimpleHttpRequest.create("POST", primary.baseUrl() + "/v1/chat/completions");
+    request.setBody(stream, ContentType.APPLICATION_JSON);
+
+    assertThat(execute(request).response().getBodyText()).endsWith("data: [DONE]\n\n");
+    assertThat(used()).as("settled (refill of ~1.2/s aside)").isBetween(30L - 5, 30L);
+  }
+
+  @Test
+  void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Exception {
+    TollgateConfig config = config("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 1
+        """.formatted(primary.baseUrl()));
+    gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
+    long before = InternalFailures.count(Async5Execution.WHERE);
+
+    assertThat(execute(chat(primary)).response().getCode()).isEqualTo(200);
+    assertThat(InternalFailures.count(Async5Execution.WHERE)).isEqualTo(before + 1);
+    assertThat(primary.requests()).singleElement().satisfies(r -> {
+      assertThat(r.header("authorization")).isEqualTo("Bearer app-key");
+      assertThat(r.bodyText()).isEqualTo(CHAT);
+    });
+  }
+
+  @Test
+  void readsOnlyRepeatableRequestsAndHandsTheProducerBackAsItWas() throws Exception {
+    AsyncRequestProducer streamed = new BasicRequestProducer(
+        new BasicHttpRequest("POST", URI.create(primary.baseUrl() + "/v1/chat/completions")),
+        new StringAsyncEntityProducer(CHAT, ContentType.APPLICATION_JSON)) {
+      @Override
+      public boolean isRepeatable() {
+        return false;
+      }
+    };
+    assertThat(RequestCapture.head(streamed, null)).as("a streamed body is never read").isNull();
+
+    AsyncRequestProducer repeatable = new BasicRequestProducer(
+        new BasicHttpRequest("POST", URI.create(primary.baseUrl() + "/v1/chat/completions")),
+        new StringAsyncEntityProducer(CHAT, ContentType.APPLICATION_JSON));
+    RequestCapture capture = RequestCapture.head(repeatable, null);
+    assertThat(new String(capture.body(repeatable), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(CHAT);
+    assertThat(new String(RequestCapture.head(repeatable, null).body(repeatable),
+        java.nio.charset.StandardCharsets.UTF_8)).as("reset: read again whole").isEqualTo(CHAT);
+  }
+
+  /** What the app got: the future's response, and what its callback was given. */
+  private record Answer(SimpleHttpResponse response, CompletableFuture<SimpleHttpResponse> callback) {}
+
+  /** What the advice does around {@code doExecute}. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Answer execute(SimpleHttpRequest request) throws Exception {
+    CompletableFuture<SimpleHttpResponse> called = new CompletableFuture<>();
+    FutureCallback<SimpleHttpResponse> callback = new FutureCallback<>() {
+      @Override
+      public void completed(SimpleHttpResponse result) {
+        called.complete(result);
+      }
+
+      @Override
+      public void failed(Exception e) {
+        called.completeExceptionally(e);
+      }
+
+      @Override
+      public void cancelled() {
+        called.cancel(false);
+      }
+    };
+    AsyncRequestProducer producer = SimpleRequestProducer.create(request);
+    SimpleResponseConsumer consumer = SimpleResponseConsumer.create();
+    URI uri = request.getUri();
+    HttpHost target = new HttpHost(uri.getScheme(), uri.getHost(), uri.getPort());
+    Future handled = Async5Execution.run(gate, client, target, producer,
+        RequestCapture.head(producer, null), (org.apache.hc.core5.http.nio.AsyncResponseConsumer) consumer,
+        null, null, (FutureCallback) callback);
+    Future<SimpleHttpResponse> future = handled != null ? handled
+        : client.execute(target, producer, consumer, null, null, callback);
+    return new Answer(future.get(10, TimeUnit.SECONDS), called);
+  }
+
+  private long used() {
+    Limits limits = gate.config().provider("primary").orElseThrow().limits().toLimits();
+    Decision peek = gate.limiter().reserve(Subject.of("provider", "primary"), limits, 0, 1);
+    peek.reservation().ifPresent(gate.limiter()::release);
+    return 100_000 - peek.remainingTokens() - 1;
+  }
+
+  private void gate(String yaml) {
+    gate = Gate.create(config(yaml));
+  }
+
+  private static TollgateConfig config(String yaml) {
+    return TollgateConfigLoader.builder().environment(Map.of()).build().fromYaml(yaml);
+  }
+
+  private static CloseableHttpAsyncClient started() {
+    CloseableHttpAsyncClient client = HttpAsyncClients.custom().disableAutomaticRetries().build();
+    client.start();
+    return client;
+  }
+
+  private static SimpleHttpRequest chat(MockLlmServer server) {
+    SimpleHttpRequest request = SimpleHttpRequest.create("POST", server.baseUrl() + "/v1/chat/completions");
+    request.setHeader("Authorization", "Bearer app-key");
+    request.setBody(CHAT, ContentType.APPLICATION_JSON);
+    return request;
+  }
+
+  /** A limiter whose every decision fails: a bug of ours, as far as the app is concerned. */
+  private static final class BrokenLimiter implements RateLimiter {
+    private final RateLimiter unused = InMemoryRateLimiter.create();
+
+    @Override
+    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+      throw new IllegalStateException("broken on purpose");
+    }
+
+    @Override
+    public boolean settle(Reservation reservation, long actualTokens) {
+      return unused.settle(reservation, actualTokens);
+    }
+
+    @Override
+    public boolean release(Reservation reservation) {
+      return unused.release(reservation);
+    }
+  }
+}
