@@ -1,0 +1,197 @@
+package io.tollgate.bench.agent;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Collects the runs and prints them. Per-call figures: each run's p50 and p99; "added" is a
+ * setup's figure minus the baseline's of the same round; the tables give the median over rounds.
+ * Start-up: medians over repetitions; "added" is the median of the differences with the baseline
+ * run of the same repetition (the setups of one repetition run back to back).
+ */
+final class AgentReport {
+
+  private static final Pattern BREAKDOWN = Pattern.compile(
+      "\\[tollgate] started in (\\d+) ms: configuration (\\d+) ms, gate (\\d+) ms, "
+          + "instrumentation (\\d+) ms");
+  private static final List<Setup> STARTUP_SETUPS =
+      List.of(Setup.BASELINE, Setup.IN_MEMORY, Setup.REDIS);
+
+  private final AgentBenchOptions options;
+  private final String loadAtStart;
+  private String loadAtEnd = "?";
+  private final Map<Setup, long[]> p50 = new EnumMap<>(Setup.class);
+  private final Map<Setup, long[]> p99 = new EnumMap<>(Setup.class);
+  private long[] ping = new long[0];
+  private final Map<Setup, long[]> toMain = new EnumMap<>(Setup.class);
+  private final Map<Setup, long[]> toFirstCall = new EnumMap<>(Setup.class);
+  /** Per agent setup and repetition: premain total, configuration, gate, instrumentation (ms). */
+  private final Map<Setup, long[][]> breakdown = new EnumMap<>(Setup.class);
+
+  AgentReport(AgentBenchOptions options, String loadAtStart) {
+    this.options = options;
+    this.loadAtStart = loadAtStart;
+    for (Setup setup : Setup.values()) {
+      p50.put(setup, new long[options.rounds()]);
+      p99.put(setup, new long[options.rounds()]);
+      toMain.put(setup, new long[options.startups()]);
+      toFirstCall.put(setup, new long[options.startups()]);
+      breakdown.put(setup, new long[options.startups()][]);
+    }
+  }
+
+  void latency(Setup setup, int round, long[] nanos) {
+    if (nanos.length != options.calls()) {
+      throw new IllegalStateException(setup.label + ": " + nanos.length + " latencies, expected "
+          + options.calls());
+    }
+    p50.get(setup)[round] = Stats.median(nanos);
+    p99.get(setup)[round] = Stats.percentile(nanos, 99);
+  }
+
+  void redisRoundTrip(long[] nanos) {
+    ping = nanos;
+  }
+
+  void startup(Setup setup, int rep, ForkedApp.Run run) {
+    toMain.get(setup)[rep] = run.toMainNanos();
+    toFirstCall.get(setup)[rep] = run.toFirstCallNanos();
+    for (String line : run.agentLines()) {
+      Matcher m = BREAKDOWN.matcher(line);
+      if (m.lookingAt()) {
+        breakdown.get(setup)[rep] = new long[] {Long.parseLong(m.group(1)),
+            Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4))};
+      }
+    }
+    if (setup.agent() && breakdown.get(setup)[rep] == null) {
+      throw new IllegalStateException(setup.label + ": no start-up line from the agent: "
+          + run.agentLines());
+    }
+  }
+
+  void end(String load) {
+    loadAtEnd = load;
+  }
+
+  String markdown() {
+    StringBuilder out = new StringBuilder();
+    out.append("Load average (1 min) at start ").append(loadAtStart).append(", at end ")
+        .append(loadAtEnd).append(".\n\n");
+    if (options.latency()) {
+      latencyTable(out);
+    }
+    if (options.startup()) {
+      startupTable(out);
+    }
+    return out.toString();
+  }
+
+  private void latencyTable(StringBuilder out) {
+    out.append("#### Per call (").append(options.rounds()).append(" rounds of ")
+        .append(options.calls()).append(" calls after ").append(options.warmup())
+        .append(" warm-up calls, one JVM per setup and round)\n\n")
+        .append("| Setup | p50 µs | p99 µs | added p50 µs | added p99 µs | added p50 per round µs |\n")
+        .append("|---|---:|---:|---:|---:|---|\n");
+    for (Setup setup : Setup.values()) {
+      long[] addedP50 = minus(p50.get(setup), p50.get(Setup.BASELINE));
+      long[] addedP99 = minus(p99.get(setup), p99.get(Setup.BASELINE));
+      boolean agent = setup.agent();
+      out.append("| ").append(setup.label)
+          .append(" | ").append(micros(Stats.median(p50.get(setup))))
+          .append(" | ").append(micros(Stats.median(p99.get(setup))))
+          .append(" | ").append(agent ? micros(Stats.median(addedP50)) : "—")
+          .append(" | ").append(agent ? micros(Stats.median(addedP99)) : "—")
+          .append(" | ").append(agent ? list(addedP50) : list(p50.get(setup)) + " (p50)")
+          .append(" |\n");
+    }
+    out.append("\nRedis round trip (PING from the benchmark's JVM, Jedis): p50 ")
+        .append(micros(Stats.median(ping))).append(" µs, p99 ")
+        .append(micros(Stats.percentile(ping, 99))).append(" µs.\n\n");
+    long inMemory = Stats.median(minus(p50.get(Setup.IN_MEMORY), p50.get(Setup.BASELINE)));
+    long redis = Stats.median(minus(p50.get(Setup.REDIS), p50.get(Setup.BASELINE)));
+    long other = Stats.median(minus(p50.get(Setup.OTHER_HOST), p50.get(Setup.BASELINE)));
+    out.append("| Target | Measured | Verdict |\n|---|---|---|\n")
+        .append(target("≤ 50 µs added per LLM call (p50), in-memory", micros(inMemory) + " µs",
+            inMemory <= 50_000))
+        .append(target("Redis: ≤ one round trip more than in-memory",
+            micros(redis - inMemory) + " µs more; a round trip is " + micros(Stats.median(ping))
+                + " µs", redis - inMemory <= Stats.median(ping)))
+        .append(target("≤ 2 µs per non-provider call (p50)", micros(other) + " µs",
+            other <= 2_000))
+        .append('\n');
+  }
+
+  private void startupTable(StringBuilder out) {
+    out.append("#### Start-up (").append(options.startups())
+        .append(" repetitions; medians; process start to the line arriving)\n\n")
+        .append("| Setup | to main() ms | to first call ms | added to main() ms | "
+            + "added to first call ms | premain ms: total (configuration / gate / instrumentation) |\n")
+        .append("|---|---:|---:|---:|---:|---|\n");
+    long addedToMain = 0;
+    for (Setup setup : STARTUP_SETUPS) {
+      boolean agent = setup.agent();
+      long[] addedMain = minus(toMain.get(setup), toMain.get(Setup.BASELINE));
+      long[] addedFirst = minus(toFirstCall.get(setup), toFirstCall.get(Setup.BASELINE));
+      if (setup == Setup.IN_MEMORY) {
+        addedToMain = Stats.median(addedMain);
+      }
+      out.append("| ").append(setup.label)
+          .append(" | ").append(millis(Stats.median(toMain.get(setup))))
+          .append(" | ").append(millis(Stats.median(toFirstCall.get(setup))))
+          .append(" | ").append(agent ? millis(Stats.median(addedMain)) : "—")
+          .append(" | ").append(agent ? millis(Stats.median(addedFirst)) : "—")
+          .append(" | ").append(agent ? premain(setup) : "—")
+          .append(" |\n");
+    }
+    out.append("\n| Target | Measured | Verdict |\n|---|---|---|\n")
+        .append(target("≤ 300 ms added start-up (to main(), in-memory)",
+            millis(addedToMain) + " ms", addedToMain <= 300_000_000L))
+        .append('\n');
+  }
+
+  private String premain(Setup setup) {
+    long[][] reps = breakdown.get(setup);
+    String[] parts = new String[4];
+    for (int part = 0; part < 4; part++) {
+      long[] values = new long[reps.length];
+      for (int rep = 0; rep < reps.length; rep++) {
+        values[rep] = reps[rep][part];
+      }
+      parts[part] = Long.toString(Stats.median(values));
+    }
+    return parts[0] + " (" + parts[1] + " / " + parts[2] + " / " + parts[3] + ")";
+  }
+
+  private static String target(String target, String measured, boolean met) {
+    return "| " + target + " | " + measured + " | " + (met ? "met" : "**missed**") + " |\n";
+  }
+
+  private static long[] minus(long[] values, long[] baseline) {
+    long[] differences = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      differences[i] = values[i] - baseline[i];
+    }
+    return differences;
+  }
+
+  private static String list(long[] nanos) {
+    List<String> values = new ArrayList<>();
+    for (long n : nanos) {
+      values.add(micros(n));
+    }
+    return String.join(" / ", values);
+  }
+
+  private static String micros(long nanos) {
+    return String.format(Locale.ROOT, "%.1f", nanos / 1_000.0);
+  }
+
+  private static String millis(long nanos) {
+    return Long.toString(Math.round(nanos / 1_000_000.0));
+  }
+}
