@@ -49,13 +49,14 @@ public final class AgentBench {
         configs.put(setup, setup.writeConfig(work, server.baseUrl(), redis.uri().toString()));
       }
       String url = server.baseUrl() + CHAT_PATH;
-      AgentReport report = new AgentReport(options, Load.now());
+      List<StartupRow> rows = StartupRow.of(options.agentJar(), options.beforeJar());
+      AgentReport report = new AgentReport(options, rows, Load.now());
       if (options.latency()) {
         bench.latency(url, configs, report);
         report.redisRoundTrip(pingNanos(redis));
       }
       if (options.startup()) {
-        bench.startup(url, configs, report);
+        bench.startup(url, configs, rows, report);
       }
       report.end(Load.now());
       System.out.print(report.markdown());
@@ -68,28 +69,30 @@ public final class AgentBench {
       for (int i = 0; i < setups.length; i++) {
         Setup setup = setups[(i + round) % setups.length];
         progress("latency round " + (round + 1) + "/" + options.rounds() + ": " + setup.label);
-        ForkedApp.Run run = ForkedApp.run(command(setup, configs.get(setup), url, false,
+        ForkedApp.Run run = ForkedApp.run(command(setup, options.agentJar(), configs.get(setup),
+            url, false,
             options.warmup(), options.calls()), work.resolve("stderr.txt"));
         report.latency(setup, round, run.latencies());
       }
     }
   }
 
-  private void startup(String url, Map<Setup, Path> configs, AgentReport report) throws Exception {
-    List<Setup> setups = List.of(Setup.BASELINE, Setup.IN_MEMORY, Setup.REDIS);
+  private void startup(String url, Map<Setup, Path> configs, List<StartupRow> rows,
+      AgentReport report) throws Exception {
     for (int rep = 0; rep < options.startups(); rep++) {
       progress("start-up " + (rep + 1) + "/" + options.startups());
-      for (int i = 0; i < setups.size(); i++) {
-        Setup setup = setups.get((i + rep) % setups.size());
-        ForkedApp.Run run = ForkedApp.run(command(setup, configs.get(setup), url, true, 0, 0),
-            work.resolve("stderr.txt"));
-        report.startup(setup, rep, run);
+      for (int i = 0; i < rows.size(); i++) {
+        int row = (i + rep) % rows.size();
+        StartupRow startup = rows.get(row);
+        ForkedApp.Run run = ForkedApp.run(command(startup.setup(), startup.agentJar(),
+            configs.get(startup.setup()), url, true, 0, 0), work.resolve("stderr.txt"));
+        report.startup(row, rep, run);
       }
     }
   }
 
-  private List<String> command(Setup setup, Path config, String url, boolean debug, int warmup,
-      int calls) {
+  private List<String> command(Setup setup, Path agentJar, Path config, String url,
+      boolean debug, int warmup, int calls) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(options.jvmOptions());
@@ -97,7 +100,7 @@ public final class AgentBench {
       if (debug) {
         command.add("-Dtollgate.debug=true"); // the agent's own start-up breakdown
       }
-      command.add("-javaagent:" + options.agentJar().toAbsolutePath() + "=config=" + config);
+      command.add("-javaagent:" + agentJar.toAbsolutePath() + "=config=" + config);
     }
     command.addAll(List.of("-cp", classPath, LatencyApp.class.getName(), url, CHAT,
         Integer.toString(warmup), Integer.toString(calls)));

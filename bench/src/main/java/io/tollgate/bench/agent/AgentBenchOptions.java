@@ -15,12 +15,13 @@ import java.util.List;
  * --only latency,startup  one part only
  * --jvm-option OPTION     passed to every child JVM (repeatable)
  * --agent-jar PATH        default agent/target/tollgate-agent.jar
+ * --before-jar PATH       start-up also measured on this agent jar, side by side (before/after)
  * --app-libs DIR          the OkHttp jars the app runs on; default bench/target/agent-app-libs
  * --quick                 --rounds 1 --warmup 2000 --calls 2000 --startups 2: checks the wiring
  * </pre>
  */
 record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolean latency,
-    boolean startup, List<String> jvmOptions, Path agentJar, Path appLibs) {
+    boolean startup, List<String> jvmOptions, Path agentJar, Path beforeJar, Path appLibs) {
 
   static AgentBenchOptions parse(String[] args) {
     int rounds = 3;
@@ -31,6 +32,7 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
     boolean startup = true;
     List<String> jvmOptions = new ArrayList<>();
     Path agentJar = Path.of("agent/target/tollgate-agent.jar");
+    Path beforeJar = null;
     Path appLibs = Path.of("bench/target/agent-app-libs");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -48,6 +50,7 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
         }
         case "--jvm-option" -> jvmOptions.add(value(args, ++i));
         case "--agent-jar" -> agentJar = Path.of(value(args, ++i));
+        case "--before-jar" -> beforeJar = Path.of(value(args, ++i));
         case "--app-libs" -> appLibs = Path.of(value(args, ++i));
         case "--quick" -> {
           rounds = 1;
@@ -57,11 +60,11 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
         }
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; known: "
             + "--rounds N --warmup CALLS --calls CALLS --startups N --only latency,startup "
-            + "--jvm-option OPTION --agent-jar PATH --app-libs DIR --quick");
+            + "--jvm-option OPTION --agent-jar PATH --before-jar PATH --app-libs DIR --quick");
       }
     }
     return new AgentBenchOptions(rounds, warmup, calls, startups, latency, startup,
-        List.copyOf(jvmOptions), agentJar, appLibs);
+        List.copyOf(jvmOptions), agentJar, beforeJar, appLibs);
   }
 
   private static String value(String[] args, int i) {

@@ -19,8 +19,6 @@ final class AgentReport {
   private static final Pattern BREAKDOWN = Pattern.compile(
       "\\[tollgate] started in (\\d+) ms: configuration (\\d+) ms, gate (\\d+) ms, "
           + "instrumentation (\\d+) ms");
-  private static final List<Setup> STARTUP_SETUPS =
-      List.of(Setup.BASELINE, Setup.IN_MEMORY, Setup.REDIS);
 
   private final AgentBenchOptions options;
   private final String loadAtStart;
@@ -28,21 +26,26 @@ final class AgentReport {
   private final Map<Setup, long[]> p50 = new EnumMap<>(Setup.class);
   private final Map<Setup, long[]> p99 = new EnumMap<>(Setup.class);
   private long[] ping = new long[0];
-  private final Map<Setup, long[]> toMain = new EnumMap<>(Setup.class);
-  private final Map<Setup, long[]> toFirstCall = new EnumMap<>(Setup.class);
-  /** Per agent setup and repetition: premain total, configuration, gate, instrumentation (ms). */
-  private final Map<Setup, long[][]> breakdown = new EnumMap<>(Setup.class);
+  private final List<StartupRow> rows;
+  /** Per start-up row (same index) and repetition. */
+  private final long[][] toMain;
+  private final long[][] toFirstCall;
+  private final long[][] cpuToFirstCall;
+  /** Per row and repetition: the agent's premain total, configuration, gate, instrumentation (ms). */
+  private final long[][][] breakdown;
 
-  AgentReport(AgentBenchOptions options, String loadAtStart) {
+  AgentReport(AgentBenchOptions options, List<StartupRow> rows, String loadAtStart) {
     this.options = options;
+    this.rows = rows;
     this.loadAtStart = loadAtStart;
     for (Setup setup : Setup.values()) {
       p50.put(setup, new long[options.rounds()]);
       p99.put(setup, new long[options.rounds()]);
-      toMain.put(setup, new long[options.startups()]);
-      toFirstCall.put(setup, new long[options.startups()]);
-      breakdown.put(setup, new long[options.startups()][]);
     }
+    toMain = new long[rows.size()][options.startups()];
+    toFirstCall = new long[rows.size()][options.startups()];
+    cpuToFirstCall = new long[rows.size()][options.startups()];
+    breakdown = new long[rows.size()][options.startups()][];
   }
 
   void latency(Setup setup, int round, long[] nanos) {
@@ -58,18 +61,19 @@ final class AgentReport {
     ping = nanos;
   }
 
-  void startup(Setup setup, int rep, ForkedApp.Run run) {
-    toMain.get(setup)[rep] = run.toMainNanos();
-    toFirstCall.get(setup)[rep] = run.toFirstCallNanos();
+  void startup(int row, int rep, ForkedApp.Run run) {
+    toMain[row][rep] = run.toMainNanos();
+    toFirstCall[row][rep] = run.toFirstCallNanos();
+    cpuToFirstCall[row][rep] = run.cpuMillis();
     for (String line : run.agentLines()) {
       Matcher m = BREAKDOWN.matcher(line);
       if (m.lookingAt()) {
-        breakdown.get(setup)[rep] = new long[] {Long.parseLong(m.group(1)),
+        breakdown[row][rep] = new long[] {Long.parseLong(m.group(1)),
             Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4))};
       }
     }
-    if (setup.agent() && breakdown.get(setup)[rep] == null) {
-      throw new IllegalStateException(setup.label + ": no start-up line from the agent: "
+    if (rows.get(row).setup().agent() && breakdown[row][rep] == null) {
+      throw new IllegalStateException(rows.get(row).label() + ": no start-up line from the agent: "
           + run.agentLines());
     }
   }
@@ -130,22 +134,26 @@ final class AgentReport {
     out.append("#### Start-up (").append(options.startups())
         .append(" repetitions; medians; process start to the line arriving)\n\n")
         .append("| Setup | to main() ms | to first call ms | added to main() ms | "
-            + "added to first call ms | premain ms: total (configuration / gate / instrumentation) |\n")
-        .append("|---|---:|---:|---:|---:|---|\n");
+            + "added to first call ms | CPU to first call ms | added CPU ms "
+            + "| premain ms: total (configuration / gate / instrumentation) |\n")
+        .append("|---|---:|---:|---:|---:|---:|---:|---|\n");
     long addedToMain = 0;
-    for (Setup setup : STARTUP_SETUPS) {
-      boolean agent = setup.agent();
-      long[] addedMain = minus(toMain.get(setup), toMain.get(Setup.BASELINE));
-      long[] addedFirst = minus(toFirstCall.get(setup), toFirstCall.get(Setup.BASELINE));
-      if (setup == Setup.IN_MEMORY) {
+    for (int row = 0; row < rows.size(); row++) {
+      boolean agent = rows.get(row).setup().agent();
+      long[] addedMain = minus(toMain[row], toMain[0]);
+      long[] addedFirst = minus(toFirstCall[row], toFirstCall[0]);
+      if (row == 1) { // the in-memory setup on the jar under test
         addedToMain = Stats.median(addedMain);
       }
-      out.append("| ").append(setup.label)
-          .append(" | ").append(millis(Stats.median(toMain.get(setup))))
-          .append(" | ").append(millis(Stats.median(toFirstCall.get(setup))))
+      out.append("| ").append(rows.get(row).label())
+          .append(" | ").append(millis(Stats.median(toMain[row])))
+          .append(" | ").append(millis(Stats.median(toFirstCall[row])))
           .append(" | ").append(agent ? millis(Stats.median(addedMain)) : "—")
           .append(" | ").append(agent ? millis(Stats.median(addedFirst)) : "—")
-          .append(" | ").append(agent ? premain(setup) : "—")
+          .append(" | ").append(Stats.median(cpuToFirstCall[row]))
+          .append(" | ").append(agent
+              ? Long.toString(Stats.median(minus(cpuToFirstCall[row], cpuToFirstCall[0]))) : "—")
+          .append(" | ").append(agent ? premain(breakdown[row]) : "—")
           .append(" |\n");
     }
     out.append("\n| Target | Measured | Verdict |\n|---|---|---|\n")
@@ -154,8 +162,7 @@ final class AgentReport {
         .append('\n');
   }
 
-  private String premain(Setup setup) {
-    long[][] reps = breakdown.get(setup);
+  private static String premain(long[][] reps) {
     String[] parts = new String[4];
     for (int part = 0; part < 4; part++) {
       long[] values = new long[reps.length];

@@ -23,7 +23,8 @@ final class ForkedApp {
   private ForkedApp() {}
 
   /** What one run reported. {@code latencies} is empty when no calls were measured. */
-  record Run(long toMainNanos, long toFirstCallNanos, long[] latencies, List<String> agentLines) {}
+  record Run(long toMainNanos, long toFirstCallNanos, long cpuMillis, long[] latencies,
+      List<String> agentLines) {}
 
   static Run run(List<String> command, Path stderr) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command)
@@ -33,6 +34,7 @@ final class ForkedApp {
     Process process = builder.start();
     long toMain = -1;
     long toFirstCall = -1;
+    long cpuMillis = -1;
     long[] latencies = new long[0];
     try (BufferedReader out = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
@@ -42,6 +44,8 @@ final class ForkedApp {
           toMain = now - started;
         } else if (line.startsWith("first-call ")) {
           toFirstCall = now - started;
+        } else if (line.startsWith("cpu-ms ")) {
+          cpuMillis = Long.parseLong(line.substring("cpu-ms ".length()));
         } else if (line.startsWith("latencies-ns ")) {
           latencies = parse(line.substring("latencies-ns ".length()));
         }
@@ -62,7 +66,7 @@ final class ForkedApp {
         agentLines.add(line);
       }
     }
-    return new Run(toMain, toFirstCall, latencies, agentLines);
+    return new Run(toMain, toFirstCall, cpuMillis, latencies, agentLines);
   }
 
   private static long[] parse(String numbers) {

@@ -1,6 +1,9 @@
 package io.tollgate.bench.agent.app;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -18,8 +21,9 @@ import okhttp3.Response;
  * LatencyApp URL (JSON|-) WARM_UP_CALLS MEASURED_CALLS
  * </pre>
  *
- * Output, one line each: {@code main}, {@code first-call STATUS}, and, when calls were measured,
- * {@code latencies-ns N1 N2 ...}. Every answer must be a 200: anything else ends the app with
+ * Output, one line each: {@code main}, {@code first-call STATUS}, {@code cpu-ms N} (CPU time the
+ * JVM has used so far, all threads: on a shared machine less disturbed by the neighbours than
+ * wall-clock time), and, when calls were measured, {@code latencies-ns N1 N2 ...}. Every answer must be a 200: anything else ends the app with
  * status 2, since a limited or failed call would measure something else.
  */
 public final class LatencyApp {
@@ -39,6 +43,7 @@ public final class LatencyApp {
     try {
       System.out.println("first-call " + call(client, url, body));
       System.out.flush();
+      System.out.println("cpu-ms " + cpuMillis());
       for (int i = 0; i < warmUp; i++) {
         call(client, url, body);
       }
@@ -60,6 +65,19 @@ public final class LatencyApp {
       client.connectionPool().evictAll();
     }
     System.out.flush();
+  }
+
+  /** User and system time of this process from /proc (Linux), in ms (ticks of 1/100 s, the Linux default); -1 elsewhere. */
+  private static long cpuMillis() {
+    try {
+      String stat = new String(Files.readAllBytes(Paths.get("/proc/self/stat")),
+          StandardCharsets.US_ASCII);
+      // the fields after the command name, which is in parentheses and may hold spaces
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   /** One call, its body read to the end as an app does; returns the status. */
