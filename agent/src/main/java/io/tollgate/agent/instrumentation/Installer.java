@@ -1,5 +1,8 @@
 package io.tollgate.agent.instrumentation;
 
+import static net.bytebuddy.matcher.ElementMatchers.any;
+import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
+
 import io.tollgate.agent.InternalFailures;
 import java.lang.instrument.Instrumentation;
 import java.util.List;
@@ -33,12 +36,18 @@ public final class Installer {
     AgentVisibility seesTheAgent = new AgentVisibility();
     AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
         .disableClassFormatChanges()
+        // the advice only rewrites method bodies: decorating the class file as it passes is enough,
+        // and cheaper than rebuilding the type (no method registry, no re-compiled members)
+        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
         .with(new RetransformationListener())
         .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
         .with(new FailureListener())
-        .ignore(IgnoredTypes.matcher());
+        // The boot loader's types are never transformed (AgentVisibility refuses that loader);
+        // ruled out by the loader alone, no JDK class loaded from now on costs a type description.
+        .ignore(any(), isBootstrapClassLoader())
+        .or(IgnoredTypes.matcher());
     for (InstrumentationModule module : modules) {
       HelperInjector helpers = new HelperInjector(instrumentation, module.name(),
           module.helperClassNames());
@@ -51,6 +60,17 @@ public final class Installer {
       }
     }
     return builder;
+  }
+
+  /**
+   * Has ByteBuddy make its {@code ClassFileTransformer} class for this JVM: it generates a subclass
+   * for the module-aware {@code transform} on first use, a few hundred of its classes loaded and
+   * run for the first time, which is most of {@link #install}'s time. Called on a thread of its
+   * own while the builder is prepared and the configuration read; the transformer made here is
+   * thrown away, never registered.
+   */
+  public static void warmUp() {
+    new AgentBuilder.Default().makeRaw();
   }
 
   /** Starts transforming: classes loaded from now on, and those already loaded (retransformed). */
