@@ -2,6 +2,8 @@ package io.tollgate.agent.instrumentation;
 
 import static net.bytebuddy.matcher.ElementMatchers.any;
 import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.tollgate.agent.InternalFailures;
 import java.lang.instrument.Instrumentation;
@@ -52,7 +54,8 @@ public final class Installer {
       HelperInjector helpers = new HelperInjector(instrumentation, module.name(),
           module.helperClassNames());
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher(), seesTheAgent)
+        AgentBuilder.Identified.Extendable extendable = builder
+            .type(notSynthetic(type.typeMatcher()), seesTheAgent)
             .transform(injecting(helpers));
         AdviceCollector advices = new AdviceCollector(extendable);
         type.transform(advices);
@@ -76,6 +79,15 @@ public final class Installer {
   /** Starts transforming: classes loaded from now on, and those already loaded (retransformed). */
   public static void install(Instrumentation instrumentation, AgentBuilder prepared) {
     prepared.installOn(instrumentation);
+  }
+
+  /**
+   * {@code matcher}, then not synthetic: ByteBuddy must read a class file to know its modifiers,
+   * so that is asked only of the types the (name) matcher has picked, not of every class loaded.
+   */
+  private static ElementMatcher<TypeDescription> notSynthetic(
+      ElementMatcher<? super TypeDescription> matcher) {
+    return new ElementMatcher.Junction.Conjunction<>(matcher, not(isSynthetic()));
   }
 
   private static AgentBuilder.Transformer injecting(HelperInjector helpers) {
