@@ -46,8 +46,8 @@ public final class Installer {
         .with(new RetransformationListener())
         .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
         .with(new FailureListener())
-        // The boot loader's types are never transformed (AgentVisibility refuses that loader);
-        // ruled out by the loader alone, no JDK class loaded from now on costs a type description.
+        // The boot loader's types are never transformed (AgentVisibility refuses that loader):
+        // ruled out by the loader alone, before ByteBuddy looks at them. The rest by name only.
         .ignore(any(), isBootstrapClassLoader())
         .or(IgnoredTypes.matcher());
     for (InstrumentationModule module : modules) {
