@@ -53,6 +53,11 @@ public final class AgentBench {
       AgentReport report = new AgentReport(options, rows, Load.now());
       if (options.latency()) {
         bench.latency(url, configs, report);
+      }
+      if (options.paired()) {
+        bench.paired(url, configs, report);
+      }
+      if (options.latency() || options.paired()) {
         report.redisRoundTrip(pingNanos(redis));
       }
       if (options.startup()) {
@@ -73,6 +78,22 @@ public final class AgentBench {
             url, false,
             options.warmup(), options.calls()), work.resolve("stderr.txt"));
         report.latency(setup, round, run.latencies());
+      }
+    }
+  }
+
+  /** Each setup's client with and without Tollgate's interceptor, alternated in one JVM. */
+  private void paired(String url, Map<Setup, Path> configs, AgentReport report) throws Exception {
+    Setup[] setups = Setup.values();
+    for (int round = 0; round < options.rounds(); round++) {
+      for (int i = 0; i < setups.length; i++) {
+        Setup setup = setups[(i + round) % setups.length];
+        progress("paired round " + (round + 1) + "/" + options.rounds() + ": " + setup.label);
+        List<String> command = command(setup, options.agentJar(), configs.get(setup), url, false,
+            options.warmup(), options.calls());
+        command.add("paired");
+        ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
+        report.paired(setup, round, run.latencies(), run.plainLatencies());
       }
     }
   }

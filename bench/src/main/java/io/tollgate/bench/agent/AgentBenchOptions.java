@@ -12,7 +12,8 @@ import java.util.List;
  * --warmup 20000          calls before the measured ones, in each run (the JIT)
  * --calls 20000           measured calls per run
  * --startups 20           start-up repetitions of each setup
- * --only latency,startup  one part only
+ * --only latency,paired,startup  some parts only (paired: each client with and without
+ *                         Tollgate's interceptor in one JVM, calls alternated)
  * --jvm-option OPTION     passed to every child JVM (repeatable)
  * --agent-jar PATH        default agent/target/tollgate-agent.jar
  * --before-jar PATH       start-up also measured on this agent jar, side by side (before/after)
@@ -21,7 +22,7 @@ import java.util.List;
  * </pre>
  */
 record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolean latency,
-    boolean startup, List<String> jvmOptions, Path agentJar, Path beforeJar, Path appLibs) {
+    boolean paired, boolean startup, List<String> jvmOptions, Path agentJar, Path beforeJar, Path appLibs) {
 
   static AgentBenchOptions parse(String[] args) {
     int rounds = 3;
@@ -29,6 +30,7 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
     int calls = 20_000;
     int startups = 20;
     boolean latency = true;
+    boolean paired = true;
     boolean startup = true;
     List<String> jvmOptions = new ArrayList<>();
     Path agentJar = Path.of("agent/target/tollgate-agent.jar");
@@ -43,9 +45,11 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
         case "--only" -> {
           String only = value(args, ++i);
           latency = only.contains("latency");
+          paired = only.contains("paired");
           startup = only.contains("startup");
-          if (!latency && !startup) {
-            throw new IllegalArgumentException("--only takes latency, startup or both, was " + only);
+          if (!latency && !paired && !startup) {
+            throw new IllegalArgumentException(
+                "--only takes latency, paired and/or startup, was " + only);
           }
         }
         case "--jvm-option" -> jvmOptions.add(value(args, ++i));
@@ -59,11 +63,11 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
           startups = 2;
         }
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; known: "
-            + "--rounds N --warmup CALLS --calls CALLS --startups N --only latency,startup "
+            + "--rounds N --warmup CALLS --calls CALLS --startups N --only latency,paired,startup "
             + "--jvm-option OPTION --agent-jar PATH --before-jar PATH --app-libs DIR --quick");
       }
     }
-    return new AgentBenchOptions(rounds, warmup, calls, startups, latency, startup,
+    return new AgentBenchOptions(rounds, warmup, calls, startups, latency, paired, startup,
         List.copyOf(jvmOptions), agentJar, beforeJar, appLibs);
   }
 

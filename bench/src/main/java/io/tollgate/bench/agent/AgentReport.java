@@ -25,6 +25,9 @@ final class AgentReport {
   private String loadAtEnd = "?";
   private final Map<Setup, long[]> p50 = new EnumMap<>(Setup.class);
   private final Map<Setup, long[]> p99 = new EnumMap<>(Setup.class);
+  /** Paired runs: per setup and round, the p50 with the interceptor and without it. */
+  private final Map<Setup, long[]> pairedWith = new EnumMap<>(Setup.class);
+  private final Map<Setup, long[]> pairedWithout = new EnumMap<>(Setup.class);
   private long[] ping = new long[0];
   private final List<StartupRow> rows;
   /** Per start-up row (same index) and repetition. */
@@ -41,6 +44,8 @@ final class AgentReport {
     for (Setup setup : Setup.values()) {
       p50.put(setup, new long[options.rounds()]);
       p99.put(setup, new long[options.rounds()]);
+      pairedWith.put(setup, new long[options.rounds()]);
+      pairedWithout.put(setup, new long[options.rounds()]);
     }
     toMain = new long[rows.size()][options.startups()];
     toFirstCall = new long[rows.size()][options.startups()];
@@ -55,6 +60,15 @@ final class AgentReport {
     }
     p50.get(setup)[round] = Stats.median(nanos);
     p99.get(setup)[round] = Stats.percentile(nanos, 99);
+  }
+
+  void paired(Setup setup, int round, long[] with, long[] without) {
+    if (with.length != options.calls() || without.length != options.calls()) {
+      throw new IllegalStateException(setup.label + ": " + with.length + " and " + without.length
+          + " paired latencies, expected " + options.calls());
+    }
+    pairedWith.get(setup)[round] = Stats.median(with);
+    pairedWithout.get(setup)[round] = Stats.median(without);
   }
 
   void redisRoundTrip(long[] nanos) {
@@ -88,6 +102,9 @@ final class AgentReport {
         .append(loadAtEnd).append(".\n\n");
     if (options.latency()) {
       latencyTable(out);
+    }
+    if (options.paired()) {
+      pairedTable(out);
     }
     if (options.startup()) {
       startupTable(out);
@@ -128,6 +145,29 @@ final class AgentReport {
         .append(target("≤ 2 µs per non-provider call (p50)", micros(other) + " µs",
             other <= 2_000))
         .append('\n');
+  }
+
+  private void pairedTable(StringBuilder out) {
+    out.append("#### In one JVM: the same client with and without Tollgate's interceptor, calls "
+            + "alternated (").append(options.rounds()).append(" rounds of ").append(options.calls())
+        .append(" pairs after ").append(options.warmup()).append(")\n\n")
+        .append("| Setup | p50 with µs | p50 without µs | difference p50 µs | per round µs |\n")
+        .append("|---|---:|---:|---:|---|\n");
+    for (Setup setup : Setup.values()) {
+      long[] difference = minus(pairedWith.get(setup), pairedWithout.get(setup));
+      out.append("| ").append(setup.label).append(setup.agent() ? "" : " (control: no interceptor "
+              + "in either)")
+          .append(" | ").append(micros(Stats.median(pairedWith.get(setup))))
+          .append(" | ").append(micros(Stats.median(pairedWithout.get(setup))))
+          .append(" | ").append(micros(Stats.median(difference)))
+          .append(" | ").append(list(difference))
+          .append(" |\n");
+    }
+    out.append('\n');
+    if (!options.latency()) {
+      out.append("Redis round trip (PING from the benchmark's JVM, Jedis): p50 ")
+          .append(micros(Stats.median(ping))).append(" µs.\n\n");
+    }
   }
 
   private void startupTable(StringBuilder out) {

@@ -24,7 +24,7 @@ final class ForkedApp {
 
   /** What one run reported. {@code latencies} is empty when no calls were measured. */
   record Run(long toMainNanos, long toFirstCallNanos, long cpuMillis, long[] latencies,
-      List<String> agentLines) {}
+      long[] plainLatencies, List<String> agentLines) {}
 
   static Run run(List<String> command, Path stderr) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command)
@@ -36,6 +36,7 @@ final class ForkedApp {
     long toFirstCall = -1;
     long cpuMillis = -1;
     long[] latencies = new long[0];
+    long[] plainLatencies = new long[0];
     try (BufferedReader out = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
       for (String line; (line = out.readLine()) != null; ) {
@@ -48,6 +49,8 @@ final class ForkedApp {
           cpuMillis = Long.parseLong(line.substring("cpu-ms ".length()));
         } else if (line.startsWith("latencies-ns ")) {
           latencies = parse(line.substring("latencies-ns ".length()));
+        } else if (line.startsWith("plain-latencies-ns ")) {
+          plainLatencies = parse(line.substring("plain-latencies-ns ".length()));
         }
       }
     }
@@ -66,7 +69,7 @@ final class ForkedApp {
         agentLines.add(line);
       }
     }
-    return new Run(toMain, toFirstCall, cpuMillis, latencies, agentLines);
+    return new Run(toMain, toFirstCall, cpuMillis, latencies, plainLatencies, agentLines);
   }
 
   private static long[] parse(String numbers) {

@@ -18,8 +18,13 @@ import okhttp3.Response;
  * thread and prints each measured call's time.
  *
  * <pre>
- * LatencyApp URL (JSON|-) WARM_UP_CALLS MEASURED_CALLS
+ * LatencyApp URL (JSON|-) WARM_UP_CALLS MEASURED_CALLS [paired]
  * </pre>
+ *
+ * <p>{@code paired} also builds a second client from the first with every interceptor of
+ * Tollgate's taken out again, and alternates the calls between the two: the difference is the
+ * interceptor's alone, in one JVM, with the same JIT and heap (without the agent both clients are
+ * the same: the control). Its times are printed as {@code plain-latencies-ns N1 N2 ...}.
  *
  * Output, one line each: {@code main}, {@code first-call STATUS}, {@code cpu-ms N} (CPU time the
  * JVM has used so far, all threads: on a shared machine less disturbed by the neighbours than
@@ -39,7 +44,12 @@ public final class LatencyApp {
     String body = args[1].equals("-") ? null : args[1];
     int warmUp = Integer.parseInt(args[2]);
     int measured = Integer.parseInt(args[3]);
+    boolean paired = args.length > 4 && args[4].equals("paired");
     OkHttpClient client = new OkHttpClient.Builder().readTimeout(20, TimeUnit.SECONDS).build();
+    if (paired) {
+      pairedCalls(client, url, body, warmUp, measured);
+      return;
+    }
     try {
       System.out.println("first-call " + call(client, url, body));
       System.out.flush();
@@ -54,17 +64,50 @@ public final class LatencyApp {
         nanos[i] = System.nanoTime() - start;
       }
       if (measured > 0) {
-        StringBuilder line = new StringBuilder(measured * 7).append("latencies-ns");
-        for (long n : nanos) {
-          line.append(' ').append(n);
-        }
-        System.out.println(line);
+        System.out.println(line("latencies-ns", nanos));
       }
     } finally {
       client.dispatcher().executorService().shutdown();
       client.connectionPool().evictAll();
     }
     System.out.flush();
+  }
+
+  private static void pairedCalls(OkHttpClient client, String url, String body, int warmUp,
+      int measured) throws IOException {
+    OkHttpClient.Builder builder = client.newBuilder();
+    builder.interceptors().removeIf(i -> i.getClass().getName().startsWith("io.tollgate."));
+    OkHttpClient plain = builder.build();
+    System.out.println("first-call " + call(client, url, body) + " " + call(plain, url, body));
+    for (int i = 0; i < warmUp; i++) {
+      call(client, url, body);
+      call(plain, url, body);
+    }
+    long[] nanos = new long[measured];
+    long[] plainNanos = new long[measured];
+    for (int i = 0; i < measured; i++) {
+      long start = System.nanoTime();
+      call(client, url, body);
+      long middle = System.nanoTime();
+      call(plain, url, body);
+      plainNanos[i] = System.nanoTime() - middle;
+      nanos[i] = middle - start;
+    }
+    System.out.println(line("latencies-ns", nanos));
+    System.out.println(line("plain-latencies-ns", plainNanos));
+    System.out.flush();
+    for (OkHttpClient each : new OkHttpClient[] {client, plain}) {
+      each.dispatcher().executorService().shutdown();
+      each.connectionPool().evictAll();
+    }
+  }
+
+  private static String line(String name, long[] nanos) {
+    StringBuilder line = new StringBuilder(nanos.length * 7).append(name);
+    for (long n : nanos) {
+      line.append(' ').append(n);
+    }
+    return line.toString();
   }
 
   /** User and system time of this process from /proc (Linux), in ms (ticks of 1/100 s, the Linux default); -1 elsewhere. */
