@@ -14,6 +14,7 @@ import io.tollgate.telemetry.Telemetry;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -129,11 +130,26 @@ final class AgentStartup {
     }
   }
 
-  /** ByteBuddy's set-up, on a thread of its own while the configuration is read and the gate built. */
+  /**
+   * ByteBuddy's set-up, on two threads of their own while the configuration is read and the gate
+   * built: the agent builder, and the transformer class ByteBuddy generates on first use (see
+   * {@link Installer#warmUp}). The task is done when both are.
+   */
   private static FutureTask<AgentBuilder> prepareInstrumentation(Instrumentation jvm) {
-    FutureTask<AgentBuilder> task = new FutureTask<>(
-        () -> Installer.prepare(jvm, InstrumentationModules.all()));
-    Thread thread = new Thread(task, "tollgate-start");
+    FutureTask<Void> transformer = inBackground("tollgate-start-transformer", () -> {
+      Installer.warmUp();
+      return null;
+    });
+    return inBackground("tollgate-start", () -> {
+      AgentBuilder builder = Installer.prepare(jvm, InstrumentationModules.all());
+      transformer.get();
+      return builder;
+    });
+  }
+
+  private static <T> FutureTask<T> inBackground(String name, Callable<T> work) {
+    FutureTask<T> task = new FutureTask<>(work);
+    Thread thread = new Thread(task, name);
     thread.setDaemon(true);
     thread.start();
     return task;

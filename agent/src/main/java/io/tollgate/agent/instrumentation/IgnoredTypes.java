@@ -1,7 +1,7 @@
 package io.tollgate.agent.instrumentation;
 
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.none;
 
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -30,8 +30,12 @@ final class IgnoredTypes {
 
   private IgnoredTypes() {}
 
+  /**
+   * By name only: a name is known without reading the class file. (Synthetic types are left out
+   * by {@link Installer} after a type matcher has matched, so that only those types are parsed.)
+   */
   static ElementMatcher.Junction<TypeDescription> matcher() {
-    ElementMatcher.Junction<TypeDescription> ignored = isSynthetic();
+    ElementMatcher.Junction<TypeDescription> ignored = none();
     for (String prefix : PREFIXES) {
       ignored = ignored.or(nameStartsWith(prefix));
     }

@@ -1,5 +1,10 @@
 package io.tollgate.agent.instrumentation;
 
+import static net.bytebuddy.matcher.ElementMatchers.any;
+import static net.bytebuddy.matcher.ElementMatchers.isBootstrapClassLoader;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+
 import io.tollgate.agent.InternalFailures;
 import java.lang.instrument.Instrumentation;
 import java.util.List;
@@ -42,12 +47,18 @@ public final class Installer {
     AgentVisibility seesTheAgent = new AgentVisibility();
     AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
         .disableClassFormatChanges()
+        // the advice only rewrites method bodies: decorating the class file as it passes is enough,
+        // and cheaper than rebuilding the type (no method registry, no re-compiled members)
+        .with(AgentBuilder.TypeStrategy.Default.DECORATE)
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Reiterating.INSTANCE)
         .with(new RetransformationListener())
         .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
         .with(new FailureListener())
-        .ignore(IgnoredTypes.matcher());
+        // The boot loader's types are never transformed (AgentVisibility refuses that loader):
+        // ruled out by the loader alone, before ByteBuddy looks at them. The rest by name only.
+        .ignore(any(), isBootstrapClassLoader())
+        .or(IgnoredTypes.matcher());
     for (InstrumentationModule module : modules) {
       ElementMatcher<ClassLoader> loaders;
       AgentBuilder.Transformer readying;
@@ -73,7 +84,8 @@ public final class Installer {
         failures = countingHandler();
       }
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        AgentBuilder.Identified.Extendable extendable = builder.type(type.typeMatcher(), loaders)
+        AgentBuilder.Identified.Extendable extendable = builder
+            .type(notSynthetic(type.typeMatcher()), loaders)
             .transform(readying);
         AdviceCollector advices = new AdviceCollector(extendable, mapping, failures);
         type.transform(advices);
@@ -83,9 +95,29 @@ public final class Installer {
     return builder;
   }
 
+  /**
+   * Has ByteBuddy make its {@code ClassFileTransformer} class for this JVM: it generates a subclass
+   * for the module-aware {@code transform} on first use, a few hundred of its classes loaded and
+   * run for the first time, which is most of {@link #install}'s time. Called on a thread of its
+   * own while the builder is prepared and the configuration read; the transformer made here is
+   * thrown away, never registered.
+   */
+  public static void warmUp() {
+    new AgentBuilder.Default().makeRaw();
+  }
+
   /** Starts transforming: classes loaded from now on, and those already loaded (retransformed). */
   public static void install(Instrumentation instrumentation, AgentBuilder prepared) {
     prepared.installOn(instrumentation);
+  }
+
+  /**
+   * {@code matcher}, then not synthetic: ByteBuddy must read a class file to know its modifiers,
+   * so that is asked only of the types the (name) matcher has picked, not of every class loaded.
+   */
+  private static ElementMatcher<TypeDescription> notSynthetic(
+      ElementMatcher<? super TypeDescription> matcher) {
+    return new ElementMatcher.Junction.Conjunction<>(matcher, not(isSynthetic()));
   }
 
   private static AgentBuilder.Transformer injecting(HelperInjector helpers) {

@@ -1,0 +1,176 @@
+package io.tollgate.bench.agent;
+
+import io.tollgate.bench.agent.app.LatencyApp;
+import io.tollgate.testkit.redis.RedisServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import redis.clients.jedis.Jedis;
+
+/**
+ * What the agent adds to an OkHttp app: per call (the same calls to the same loopback server,
+ * without the agent and with it in three configurations, side by side in each round) and at
+ * start-up (time to {@code main} and to the end of the first call). Every run is a child JVM.
+ * Progress on stderr, markdown tables on stdout; options: {@link AgentBenchOptions}.
+ */
+public final class AgentBench {
+
+  static final String CHAT = "{\"model\":\"gpt-4o\",\"max_tokens\":50,\"messages\":"
+      + "[{\"role\":\"user\",\"content\":\"Say hello to the benchmark in five words.\"}]}";
+  private static final String CHAT_PATH = "/v1/chat/completions";
+
+  private final AgentBenchOptions options;
+  private final Path work;
+  private final String classPath;
+
+  private AgentBench(AgentBenchOptions options, Path work, String classPath) {
+    this.options = options;
+    this.work = work;
+    this.classPath = classPath;
+  }
+
+  public static void main(String[] args) throws Exception {
+    AgentBenchOptions options = AgentBenchOptions.parse(args);
+    if (!Files.isRegularFile(options.agentJar())) {
+      throw new IllegalStateException(options.agentJar() + " does not exist: build with "
+          + "mvn -Pbench -Dmaven.test.skip=true package, from the project's root");
+    }
+    Path work = Files.createTempDirectory("tollgate-agent-bench");
+    AgentBench bench = new AgentBench(options, work, appClassPath(options.appLibs(), work));
+    try (FixedReplyServer server = FixedReplyServer.start(); RedisServer redis = RedisServer.start()) {
+      Map<Setup, Path> configs = new EnumMap<>(Setup.class);
+      for (Setup setup : Setup.values()) {
+        configs.put(setup, setup.writeConfig(work, server.baseUrl(), redis.uri().toString()));
+      }
+      String url = server.baseUrl() + CHAT_PATH;
+      List<StartupRow> rows = StartupRow.of(options.agentJar(), options.beforeJar());
+      AgentReport report = new AgentReport(options, rows, Load.now());
+      if (options.latency()) {
+        bench.latency(url, configs, report);
+      }
+      if (options.paired()) {
+        bench.paired(url, configs, report);
+      }
+      if (options.latency() || options.paired()) {
+        report.redisRoundTrip(pingNanos(redis));
+      }
+      if (options.startup()) {
+        bench.startup(url, configs, rows, report);
+      }
+      report.end(Load.now());
+      System.out.print(report.markdown());
+    }
+  }
+
+  private void latency(String url, Map<Setup, Path> configs, AgentReport report) throws Exception {
+    Setup[] setups = Setup.values();
+    for (int round = 0; round < options.rounds(); round++) {
+      for (int i = 0; i < setups.length; i++) {
+        Setup setup = setups[(i + round) % setups.length];
+        progress("latency round " + (round + 1) + "/" + options.rounds() + ": " + setup.label);
+        ForkedApp.Run run = ForkedApp.run(command(setup, options.agentJar(), configs.get(setup),
+            url, false,
+            options.warmup(), options.calls()), work.resolve("stderr.txt"));
+        report.latency(setup, round, run.latencies());
+      }
+    }
+  }
+
+  /** Each setup's client with and without Tollgate's interceptor, alternated in one JVM. */
+  private void paired(String url, Map<Setup, Path> configs, AgentReport report) throws Exception {
+    Setup[] setups = Setup.values();
+    for (int round = 0; round < options.rounds(); round++) {
+      for (int i = 0; i < setups.length; i++) {
+        Setup setup = setups[(i + round) % setups.length];
+        progress("paired round " + (round + 1) + "/" + options.rounds() + ": " + setup.label);
+        List<String> command = command(setup, options.agentJar(), configs.get(setup), url, false,
+            options.warmup(), options.calls());
+        command.add("paired");
+        ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
+        report.paired(setup, round, run.latencies(), run.plainLatencies());
+      }
+    }
+  }
+
+  private void startup(String url, Map<Setup, Path> configs, List<StartupRow> rows,
+      AgentReport report) throws Exception {
+    for (int rep = 0; rep < options.startups(); rep++) {
+      progress("start-up " + (rep + 1) + "/" + options.startups());
+      for (int i = 0; i < rows.size(); i++) {
+        int row = (i + rep) % rows.size();
+        StartupRow startup = rows.get(row);
+        ForkedApp.Run run = ForkedApp.run(command(startup.setup(), startup.agentJar(),
+            configs.get(startup.setup()), url, true, 0, 0), work.resolve("stderr.txt"));
+        report.startup(row, rep, run);
+      }
+    }
+  }
+
+  private List<String> command(Setup setup, Path agentJar, Path config, String url,
+      boolean debug, int warmup, int calls) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(options.jvmOptions());
+    if (setup.agent()) {
+      if (debug) {
+        command.add("-Dtollgate.debug=true"); // the agent's own start-up breakdown
+      }
+      command.add("-javaagent:" + agentJar.toAbsolutePath() + "=config=" + config);
+    }
+    command.addAll(List.of("-cp", classPath, LatencyApp.class.getName(), url, CHAT,
+        Integer.toString(warmup), Integer.toString(calls)));
+    return command;
+  }
+
+  /**
+   * The app's class file, copied out of this jar into a directory of its own, then the OkHttp
+   * jars: the child JVMs must not see the benchmark's jar, which holds a Tollgate core of its own.
+   */
+  private static String appClassPath(Path appLibs, Path work) throws IOException {
+    String resource = LatencyApp.class.getName().replace('.', '/') + ".class";
+    Path classes = work.resolve("app-classes");
+    Path target = classes.resolve(resource);
+    Files.createDirectories(target.getParent());
+    try (InputStream in = AgentBench.class.getClassLoader().getResourceAsStream(resource)) {
+      Files.copy(in, target);
+    }
+    List<String> entries = new ArrayList<>();
+    entries.add(classes.toString());
+    try (Stream<Path> jars = Files.list(appLibs)) {
+      jars.filter(p -> p.toString().endsWith(".jar")).sorted()
+          .forEach(p -> entries.add(p.toAbsolutePath().toString()));
+    }
+    if (entries.size() < 2) {
+      throw new IllegalStateException("no OkHttp jars in " + appLibs);
+    }
+    return String.join(java.io.File.pathSeparator, entries);
+  }
+
+  /** A Redis round trip as a client on this machine sees it: PING, timed one by one. */
+  private static long[] pingNanos(RedisServer redis) {
+    progress("Redis round trip");
+    try (Jedis jedis = redis.jedis()) {
+      for (int i = 0; i < 5_000; i++) {
+        jedis.ping();
+      }
+      long[] nanos = new long[20_000];
+      for (int i = 0; i < nanos.length; i++) {
+        long start = System.nanoTime();
+        jedis.ping();
+        nanos[i] = System.nanoTime() - start;
+      }
+      return nanos;
+    }
+  }
+
+  private static void progress(String message) {
+    System.err.println("[" + java.time.LocalTime.now().withNano(0) + "] " + message
+        + " (load " + Load.now() + ")");
+  }
+}

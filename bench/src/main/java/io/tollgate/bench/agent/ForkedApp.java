@@ -1,0 +1,83 @@
+package io.tollgate.bench.agent;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One child JVM running {@link io.tollgate.bench.agent.app.LatencyApp}. The times to {@code main}
+ * and to the end of the first call are taken here, in the parent, from the moment the process is
+ * started to the moment its line arrives: what a user waits for, process creation included (the
+ * same with and without the agent).
+ */
+final class ForkedApp {
+
+  private static final long TIMEOUT_SECONDS = 600;
+
+  private ForkedApp() {}
+
+  /** What one run reported. {@code latencies} is empty when no calls were measured. */
+  record Run(long toMainNanos, long toFirstCallNanos, long cpuMillis, long[] latencies,
+      long[] plainLatencies, List<String> agentLines) {}
+
+  static Run run(List<String> command, Path stderr) throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectError(stderr.toFile());
+    builder.environment().keySet().removeIf(name -> name.startsWith("TOLLGATE_"));
+    long started = System.nanoTime();
+    Process process = builder.start();
+    long toMain = -1;
+    long toFirstCall = -1;
+    long cpuMillis = -1;
+    long[] latencies = new long[0];
+    long[] plainLatencies = new long[0];
+    try (BufferedReader out = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
+      for (String line; (line = out.readLine()) != null; ) {
+        long now = System.nanoTime();
+        if (line.equals("main")) {
+          toMain = now - started;
+        } else if (line.startsWith("first-call ")) {
+          toFirstCall = now - started;
+        } else if (line.startsWith("cpu-ms ")) {
+          cpuMillis = Long.parseLong(line.substring("cpu-ms ".length()));
+        } else if (line.startsWith("latencies-ns ")) {
+          latencies = parse(line.substring("latencies-ns ".length()));
+        } else if (line.startsWith("plain-latencies-ns ")) {
+          plainLatencies = parse(line.substring("plain-latencies-ns ".length()));
+        }
+      }
+    }
+    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the app did not end within " + TIMEOUT_SECONDS + " s");
+    }
+    List<String> errors = Files.readAllLines(stderr, StandardCharsets.UTF_8);
+    if (process.exitValue() != 0 || toFirstCall < 0) {
+      throw new IllegalStateException("the app failed (exit " + process.exitValue() + "): "
+          + String.join(" | ", errors) + "\ncommand: " + String.join(" ", command));
+    }
+    List<String> agentLines = new ArrayList<>();
+    for (String line : errors) {
+      if (line.startsWith("[tollgate]")) {
+        agentLines.add(line);
+      }
+    }
+    return new Run(toMain, toFirstCall, cpuMillis, latencies, plainLatencies, agentLines);
+  }
+
+  private static long[] parse(String numbers) {
+    String[] parts = numbers.split(" ");
+    long[] values = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      values[i] = Long.parseLong(parts[i]);
+    }
+    return values;
+  }
+}

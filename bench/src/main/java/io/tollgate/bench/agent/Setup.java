@@ -1,0 +1,61 @@
+package io.tollgate.bench.agent;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One way of running the same app against the same server: without the agent (the baseline), or
+ * with it and a configuration that makes the server a provider (in-memory or Redis limiter) or
+ * leaves it an ordinary host.
+ */
+enum Setup {
+  BASELINE("no agent"),
+  IN_MEMORY("agent, in-memory limiter"),
+  REDIS("agent, Redis limiter"),
+  OTHER_HOST("agent, non-provider host");
+
+  /** Limits far out of reach: every call is admitted, as in the limiter benchmark. */
+  private static final String LIMITS = """
+            limits:
+              requests-per-minute: 100000000
+              tokens-per-minute: 100000000000
+      """;
+
+  final String label;
+
+  Setup(String label) {
+    this.label = label;
+  }
+
+  boolean agent() {
+    return this != BASELINE;
+  }
+
+  /** Writes this setup's configuration into {@code directory}; null for the baseline. */
+  Path writeConfig(Path directory, String serverBaseUrl, String redisUri) throws IOException {
+    String yaml = switch (this) {
+      case BASELINE -> null;
+      case IN_MEMORY -> provider(serverBaseUrl);
+      case REDIS -> provider(serverBaseUrl) + "  redis:\n    url: " + redisUri + "\n";
+      // a provider on another host: the calls to the server are not the gate's business
+      case OTHER_HOST -> provider("https://api.openai.invalid");
+    };
+    if (yaml == null) {
+      return null;
+    }
+    Path file = directory.resolve(name().toLowerCase(java.util.Locale.ROOT) + ".yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  private static String provider(String baseUrl) {
+    return """
+        tollgate:
+          providers:
+            openai:
+              base-url: %s
+              api: openai
+        """.formatted(baseUrl) + LIMITS;
+  }
+}
