@@ -9,7 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 /**
- * What the advice inlined into the JDK's {@code HttpClientImpl} calls. That class, in the platform
+ * What the advice inlined into the JDK's {@code HttpClientFacade} calls. That class, in the platform
  * loader and the {@code java.net.http} module, cannot name any class of the agent jar; it gets
  * {@link #SEND} and {@link #SEND_ASYNC} as constants of its own constant pool instead (see
  * {@link JdkHttpInstrumentationModule#adviceMapping()}): method handles typed with {@code Object}

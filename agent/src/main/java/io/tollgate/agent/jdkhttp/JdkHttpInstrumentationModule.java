@@ -21,7 +21,7 @@ public final class JdkHttpInstrumentationModule implements JdkInstrumentationMod
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(new HttpClientImplInstrumentation());
+    return List.of(new HttpClientFacadeInstrumentation());
   }
 
   /**
@@ -40,8 +40,8 @@ public final class JdkHttpInstrumentationModule implements JdkInstrumentationMod
             + JdkHttpBridge.class.getName() + " to the agent's");
       }
       return Advice.withCustomMapping()
-          .bind(HttpClientImplInstrumentation.SendHandle.class, handle("SEND"))
-          .bind(HttpClientImplInstrumentation.SendAsyncHandle.class, handle("SEND_ASYNC"));
+          .bind(HttpClientFacadeInstrumentation.SendHandle.class, handle("SEND"))
+          .bind(HttpClientFacadeInstrumentation.SendAsyncHandle.class, handle("SEND_ASYNC"));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("the JDK HttpClient bridge cannot be reached", e);
     }
