@@ -77,6 +77,7 @@ class JdkHttpClientAgentIT {
         tollgate:
           redis:
             url: %s
+            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
           providers:
             primary:
               base-url: %s
@@ -171,6 +172,7 @@ class JdkHttpClientAgentIT {
         tollgate:
           redis:
             url: %s
+            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
           providers:
             primary:
               base-url: %s
