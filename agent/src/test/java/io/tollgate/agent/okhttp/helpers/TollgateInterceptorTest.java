@@ -16,7 +16,6 @@ import io.tollgate.limiter.Subject;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import okhttp3.Interceptor;
@@ -104,10 +103,8 @@ class TollgateInterceptorTest {
 
   @Test
   void givesTheAppTheProvidersRefusalIntactWhenTheFallbackIsUnreachable() throws Exception {
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
+    // a privileged port nothing listens on: a freed ephemeral port could be taken meanwhile
+    int closedPort = 1;
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
     OkHttpClient client = client("""
         tollgate:
