@@ -128,6 +128,64 @@ class TelemetryAgentIT {
     assertRecordedThroughTheAppsSdk(run);
   }
 
+  /**
+   * The app traces through the OpenTelemetry API alone ({@code GlobalOpenTelemetry.getTracer}) under
+   * the OpenTelemetry Java agent: Tollgate records into the OpenTelemetry agent's instance, in the
+   * app's trace, and the agent's client span of the request sent is under the attempt.
+   */
+  @Test
+  void underTheOtelJavaAgentAnAppWithItsOwnApiGetsTheSpansThroughTheOtelAgent() throws Exception {
+    receiver = OtlpReceiver.start();
+    Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
+        tollgate:
+          providers:
+            openai:
+              base-url: %s
+              limits:
+                requests-per-hour: 10
+        """.formatted(provider.baseUrl()));
+    Run run = ForkedApp.launcher(dir.resolve("app"), classPath(),
+            "io.tollgate.agent.it.app.TracedOkHttpApp",
+            provider.baseUrl() + "/v1/chat/completions", CHAT)
+        .jvmOption("-javaagent:" + OtelJavaAgentIT.otelAgent().toAbsolutePath())
+        .withAgent("config=" + config)
+        .env("APP_KEY", APP_KEY)
+        .jvmOption("-Dotel.exporter.otlp.endpoint=" + receiver.endpoint())
+        .jvmOption("-Dotel.exporter.otlp.protocol=http/protobuf")
+        .jvmOption("-Dotel.bsp.schedule.delay=50")
+        .jvmOption("-Dotel.metric.export.interval=200")
+        .jvmOption("-Dotel.logs.exporter=none")
+        .jvmOption("-Dotel.service.name=otel-agent-app")
+        .jvmOption("-Dapp.api-only=true")
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.stdout()).as(run.toString()).contains("status 200");
+    assertThat(run.tollgateLines()).as(run.toString()).singleElement().asString()
+        .startsWith("[tollgate] on:");
+    String[] app = line(run, "app-span ").split(" ");
+    Span call = awaitSpan("tollgate.call");
+    Span attempt = awaitSpan("tollgate.attempt");
+    String summary = run + "\n" + receiver.spans().stream().map(sp -> sp.getName() + " " + hex(sp.getTraceId())
+        + " " + hex(sp.getSpanId()) + " <- " + hex(sp.getParentSpanId()) + " " + receiver.serviceOf(sp))
+        .collect(Collectors.joining("\n"));
+    assertThat(hex(call.getTraceId())).as(summary).isEqualTo(app[1]);
+    assertThat(hex(call.getParentSpanId())).as(summary).isEqualTo(app[2]);
+    assertThat(hex(attempt.getParentSpanId())).isEqualTo(hex(call.getSpanId()));
+    assertThat(receiver.serviceOf(call)).isEqualTo("otel-agent-app");
+    assertThat(receiver.serviceOf(attempt)).isEqualTo("otel-agent-app");
+    assertThat(hex(awaitSpan("app.work").getSpanId())).isEqualTo(app[2]);
+    assertThat(attributes(call)).containsEntry("tollgate.decision", "allowed")
+        .containsEntry("tollgate.tokens.settled", "32");
+    // the app's network interceptor runs inside the OpenTelemetry agent's client span of the request
+    Span client = receiver.spans().stream()
+        .filter(span -> span.getKind() == Span.SpanKind.SPAN_KIND_CLIENT
+            && hex(span.getParentSpanId()).equals(hex(attempt.getSpanId())))
+        .findFirst().orElseThrow(() -> new AssertionError("no client span under the attempt: " + summary));
+    assertThat(run.stdout().stream().filter(l -> l.startsWith("network-span ")).toList())
+        .containsExactly("network-span " + hex(client.getSpanId()));
+  }
+
   /** The traced app with its SDK as GlobalOpenTelemetry, exporting to the receiver itself. */
   private Run runGlobalSdkApp(String export) throws Exception {
     Path config = Files.writeString(dir.resolve("tollgate.yaml"), """

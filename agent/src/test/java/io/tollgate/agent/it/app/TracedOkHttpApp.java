@@ -1,5 +1,6 @@
 package io.tollgate.agent.it.app;
 
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -36,7 +37,9 @@ import okhttp3.Response;
  * </pre>
  *
  * With {@code -Dapp.otlp.endpoint=URL} the SDK is the app's {@code GlobalOpenTelemetry} and exports
- * to that OTLP/HTTP endpoint; without, it is private and drops its spans.
+ * to that OTLP/HTTP endpoint; without, it is private and drops its spans. With
+ * {@code -Dapp.api-only=true} the app runs no SDK and traces through
+ * {@code GlobalOpenTelemetry.getTracer}: what the OpenTelemetry Java agent serves.
  *
  * Prints {@code app-span TRACE_ID SPAN_ID}, {@code network-span SPAN_ID} per request sent, and
  * {@code status N}.
@@ -95,8 +98,10 @@ public final class TracedOkHttpApp {
 
   public static void main(String[] args) throws Exception {
     String exportTo = System.getProperty("app.otlp.endpoint");
-    OpenTelemetrySdk sdk = exportTo == null ? privateSdk() : globalSdk(exportTo);
-    Tracer tracer = sdk.getTracer("traced-app");
+    OpenTelemetrySdk sdk = Boolean.getBoolean("app.api-only") ? null
+        : exportTo == null ? privateSdk() : globalSdk(exportTo);
+    Tracer tracer = sdk == null ? GlobalOpenTelemetry.getTracer("traced-app")
+        : sdk.getTracer("traced-app");
     OkHttpClient client = new OkHttpClient.Builder()
         .readTimeout(20, TimeUnit.SECONDS)
         // runs below Tollgate's interceptor, once per request actually sent, like an HTTP client span
@@ -121,7 +126,9 @@ public final class TracedOkHttpApp {
       span.end();
       client.dispatcher().executorService().shutdown();
       client.connectionPool().evictAll();
-      sdk.close();
+      if (sdk != null) {
+        sdk.close();
+      }
     }
     System.out.println("app done");
   }
