@@ -23,6 +23,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The agent's telemetry in an app that traces itself with its own OpenTelemetry SDK. Kept private
@@ -105,10 +107,12 @@ class TelemetryAgentIT {
         "tollgate.tokens.reserved", "tollgate.tokens.used", "tollgate.breaker.state");
   }
 
-  @Test
-  void withExportNoneTheAgentRecordsIntoTheAppsGlobalSdk() throws Exception {
+  /** {@code otel-app}: the project's OpenTelemetry; {@code otel-app-old}: 1.49, before isSet(). */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"otel-app", "otel-app-old"})
+  void withExportNoneTheAgentRecordsIntoTheAppsGlobalSdk(String otelLibs) throws Exception {
     receiver = OtlpReceiver.start();
-    Run run = runGlobalSdkApp("none");
+    Run run = runGlobalSdkApp("none", otelLibs);
 
     assertThat(run.tollgateLines()).as(run.toString()).singleElement().asString()
         .startsWith("[tollgate] on:").doesNotContain("telemetry otlp");
@@ -118,7 +122,7 @@ class TelemetryAgentIT {
   @Test
   void withExportOtlpTheAppsGlobalSdkIsUsedAndNoSdkOfTheAgentsIsStarted() throws Exception {
     receiver = OtlpReceiver.start();
-    Run run = runGlobalSdkApp("otlp");
+    Run run = runGlobalSdkApp("otlp", "otel-app");
 
     assertThat(run.tollgateLines()).as(run.toString()).containsExactly(
         run.tollgateLines().get(0),
@@ -187,7 +191,7 @@ class TelemetryAgentIT {
   }
 
   /** The traced app with its SDK as GlobalOpenTelemetry, exporting to the receiver itself. */
-  private Run runGlobalSdkApp(String export) throws Exception {
+  private Run runGlobalSdkApp(String export, String otelLibs) throws Exception {
     Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
         tollgate:
           telemetry:
@@ -198,7 +202,7 @@ class TelemetryAgentIT {
               limits:
                 requests-per-hour: 10
         """.formatted(export, provider.baseUrl()));
-    Run run = ForkedApp.launcher(dir.resolve("app"), classPath(),
+    Run run = ForkedApp.launcher(dir.resolve("app"), classPath(otelLibs),
             "io.tollgate.agent.it.app.TracedOkHttpApp",
             provider.baseUrl() + "/v1/chat/completions", CHAT)
         .withAgent("config=" + config)
@@ -269,7 +273,7 @@ class TelemetryAgentIT {
     awaitMetrics();
     for (String name : List.of("tollgate.decisions", "tollgate.limiter.duration",
         "tollgate.tokens.reserved", "tollgate.tokens.used", "tollgate.breaker.state")) {
-      assertThat(receiver.servicesOf(name)).as(name).containsOnly("traced-app-sdk");
+      assertThat(receiver.servicesOf(name)).as("%s in %s", name, run).containsOnly("traced-app-sdk");
     }
     assertThat(points(last("tollgate.decisions"))).containsExactly(
         "tollgate.decision=allowed,tollgate.direction=outbound,tollgate.provider=openai -> 1");
@@ -355,9 +359,13 @@ class TelemetryAgentIT {
 
   /** The app's classes, OkHttp 5 and the app's own OpenTelemetry SDK. */
   private static String classPath() throws IOException {
+    return classPath("otel-app");
+  }
+
+  private static String classPath(String otelLibs) throws IOException {
     List<String> entries = new ArrayList<>();
     entries.add(ForkedApp.appClasses().toString());
-    for (Path libs : List.of(ForkedApp.libs("5"), ForkedApp.libs("5").resolveSibling("otel-app"))) {
+    for (Path libs : List.of(ForkedApp.libs("5"), ForkedApp.libs("5").resolveSibling(otelLibs))) {
       try (Stream<Path> jars = Files.list(libs)) {
         jars.filter(p -> p.toString().endsWith(".jar")).sorted().forEach(p -> entries.add(p.toString()));
       }

@@ -127,6 +127,9 @@ public final class TracedOkHttpApp {
       client.dispatcher().executorService().shutdown();
       client.connectionPool().evictAll();
       if (sdk != null) {
+        // flushed explicitly: on older SDKs (1.49) close() alone may exit before the last export
+        sdk.getSdkMeterProvider().forceFlush().join(10, TimeUnit.SECONDS);
+        sdk.getSdkTracerProvider().forceFlush().join(10, TimeUnit.SECONDS);
         sdk.close();
       }
     }
