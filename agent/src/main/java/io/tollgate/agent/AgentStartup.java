@@ -73,7 +73,7 @@ final class AgentStartup {
     }
     long configNanos = System.nanoTime();
     try {
-      Telemetry telemetry = AgentTelemetry.start(config);
+      Telemetry telemetry = AgentTelemetry.start(config, AgentLog::line);
       Gate gate = Gate.builder(config).telemetry(telemetry).build();
       Gate neverWaits = config.onLimit() == OnLimit.WAIT
           ? Gate.builder(rejecting(config)).limiter(gate.limiter()).breakers(gate.breakers())

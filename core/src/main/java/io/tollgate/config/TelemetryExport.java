@@ -4,6 +4,9 @@ package io.tollgate.config;
 public enum TelemetryExport {
   /** Export nothing of our own: spans and metrics go to the app's or an agent's OpenTelemetry, if any. */
   NONE,
-  /** The agent starts the OpenTelemetry SDK with OTLP export, set by the standard {@code otel.*} settings. */
+  /**
+   * When the app's or an agent's OpenTelemetry is not set at the agent's first record, the agent
+   * starts the OpenTelemetry SDK with OTLP export, set by the standard {@code otel.*} settings.
+   */
   OTLP
 }

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Tollgate's link to OpenTelemetry: which {@link OpenTelemetry} its spans and metrics go to.
@@ -35,6 +36,8 @@ public final class Telemetry {
   private static final Telemetry NOOP = new Telemetry(OpenTelemetry.noop(), ContextLink.LOCAL);
 
   private final OpenTelemetry fixed;
+  /** Asked on each call until it names an instance: null while there is none (yet). */
+  private final Supplier<OpenTelemetry> source;
   private final ContextLink link;
   private volatile Instruments instruments;
   private final List<BreakerSource> breakerSources = new CopyOnWriteArrayList<>();
@@ -42,7 +45,12 @@ public final class Telemetry {
   private final Set<ProviderBreakers> listenedTo = Collections.newSetFromMap(new IdentityHashMap<>());
 
   private Telemetry(OpenTelemetry fixed, ContextLink link) {
+    this(fixed, null, link);
+  }
+
+  private Telemetry(OpenTelemetry fixed, Supplier<OpenTelemetry> source, ContextLink link) {
     this.fixed = fixed;
+    this.source = source;
     this.link = link;
     if (fixed != null && fixed != OpenTelemetry.noop()) {
       this.instruments = new Instruments(fixed, this);
@@ -51,7 +59,18 @@ public final class Telemetry {
 
   /** Follows {@link GlobalOpenTelemetry}: records once the app or an agent has set it. */
   public static Telemetry global() {
-    return new Telemetry(null, ContextLink.LOCAL);
+    return whenAvailable(() -> GlobalState.isSet() ? GlobalOpenTelemetry.get() : null,
+        ContextLink.LOCAL);
+  }
+
+  /**
+   * Records into what {@code source} names, from the first call it names one: it is asked on each
+   * call until then (so it must be cheap), and never again after. The agent's way to follow the
+   * app's own, unrelocated {@code GlobalOpenTelemetry}.
+   */
+  public static Telemetry whenAvailable(Supplier<OpenTelemetry> source, ContextLink link) {
+    return new Telemetry(null, Objects.requireNonNull(source, "source"),
+        Objects.requireNonNull(link, "link"));
   }
 
   public static Telemetry of(OpenTelemetry openTelemetry) {
@@ -74,12 +93,13 @@ public final class Telemetry {
     if (current != null || fixed != null) {
       return current;
     }
-    if (!GlobalState.isSet()) {
+    OpenTelemetry available = source.get();
+    if (available == null) {
       return null;
     }
     synchronized (this) {
       if (instruments == null) {
-        instruments = new Instruments(GlobalOpenTelemetry.get(), this);
+        instruments = new Instruments(available, this);
       }
       return instruments;
     }

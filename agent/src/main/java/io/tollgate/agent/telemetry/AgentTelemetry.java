@@ -1,29 +1,79 @@
 package io.tollgate.agent.telemetry;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
 import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.telemetry.Telemetry;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Where the agent's spans and metrics go. The agent carries its own, relocated copy of the
- * OpenTelemetry API, which nobody but the agent can register anything in: without
- * {@code tollgate.telemetry.export: otlp} it records nothing at all. With it, the agent starts the
- * OpenTelemetry SDK itself (autoconfigured from the standard {@code otel.*} system properties and
- * {@code OTEL_*} environment variables; OTLP over HTTP/protobuf by default, sent by the JDK's
- * HttpClient), and hangs its spans in the app's traces through {@link AppContextLink}.
+ * OpenTelemetry API, which the app cannot see; so it records through the app's:
+ *
+ * <ul>
+ *   <li>when the app or the OpenTelemetry Java agent has set its {@code GlobalOpenTelemetry}
+ *       ({@link AppGlobal}; looked for at each record until set, never set by us), Tollgate's spans
+ *       and metrics are made by that instance ({@link BridgedOpenTelemetry}): its exporter, its
+ *       traces;
+ *   <li>with {@code tollgate.telemetry.export: otlp}, when no such instance is set at the first
+ *       record, the agent starts the OpenTelemetry SDK itself (autoconfigured from the standard
+ *       {@code otel.*} system properties and {@code OTEL_*} environment variables; OTLP over
+ *       HTTP/protobuf by default, sent by the JDK's HttpClient), and hangs its spans in the app's
+ *       traces through {@link AppContextLink};
+ *   <li>otherwise nothing is recorded.
+ * </ul>
  */
 public final class AgentTelemetry {
 
   private AgentTelemetry() {}
 
-  /** The telemetry {@code config} asks for; starts the SDK when it asks for OTLP. */
-  public static Telemetry start(TollgateConfig config) {
+  /** The telemetry {@code config} asks for; {@code log} takes the agent's one-line notices. */
+  public static Telemetry start(TollgateConfig config, Consumer<String> log) {
+    AppGlobal app = new AppGlobal();
+    BridgedContextLink link = new BridgedContextLink(app, AppContextLink.create());
     if (config.telemetry().export() != TelemetryExport.OTLP) {
-      return Telemetry.noop();
+      return Telemetry.whenAvailable(app::find, link);
     }
+    OwnSdk own = new OwnSdk(app, log);
+    return Telemetry.whenAvailable(own::decide, link);
+  }
+
+  /** {@code export: otlp}: the app's instance if set at the first record, else our own SDK. */
+  private static final class OwnSdk {
+    private final AppGlobal app;
+    private final Consumer<String> log;
+    private OpenTelemetry chosen;
+
+    OwnSdk(AppGlobal app, Consumer<String> log) {
+      this.app = app;
+      this.log = log;
+    }
+
+    synchronized OpenTelemetry decide() {
+      if (chosen == null) {
+        BridgedOpenTelemetry bridged = app.find();
+        if (bridged != null) {
+          log.accept("telemetry: recording into " + bridged.origin()
+              + " GlobalOpenTelemetry; export: otlp starts no SDK of its own");
+          chosen = bridged;
+        } else {
+          try {
+            chosen = startSdk();
+          } catch (RuntimeException | LinkageError e) {
+            // on an app thread, in the middle of a call: the call must go on
+            log.accept("telemetry: cannot start the OpenTelemetry SDK, recording nothing: " + e);
+            chosen = OpenTelemetry.noop();
+          }
+        }
+      }
+      return chosen;
+    }
+  }
+
+  private static OpenTelemetry startSdk() {
     AutoConfiguredOpenTelemetrySdkBuilder builder = AutoConfiguredOpenTelemetrySdk.builder()
         .setServiceClassLoader(AgentTelemetry.class.getClassLoader())
         // Defaults only: any otel.* property or OTEL_* variable the user sets wins.
@@ -35,8 +85,7 @@ public final class AgentTelemetry {
     UntracedExport untraced = new UntracedExport();
     builder.addSpanExporterCustomizer((exporter, properties) -> untraced.wrap(exporter))
         .addMetricExporterCustomizer((exporter, properties) -> untraced.wrap(exporter));
-    AutoConfiguredOpenTelemetrySdk sdk = builder.build();
     // autoconfigure registers a shutdown hook that flushes and closes the SDK
-    return Telemetry.of(sdk.getOpenTelemetrySdk(), AppContextLink.create());
+    return builder.build().getOpenTelemetrySdk();
   }
 }

@@ -18,13 +18,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The plain OkHttp app under both the OpenTelemetry Java agent and Tollgate's, in either order,
- * both exporting to one OTLP receiver: the app works, is limited exactly, and each request sent has
- * exactly one HTTP client span, under Tollgate's attempt.
+ * the OpenTelemetry agent exporting to an OTLP receiver: the app works, is limited exactly,
+ * Tollgate's spans and metrics leave through the OpenTelemetry agent's exporter (whatever
+ * {@code tollgate.telemetry.export} says), and each request sent has exactly one HTTP client span,
+ * under Tollgate's attempt.
  */
 class OtelJavaAgentIT {
 
@@ -54,19 +56,19 @@ class OtelJavaAgentIT {
     return jar;
   }
 
-  @ParameterizedTest(name = "OpenTelemetry agent {0}")
-  @ValueSource(strings = {"first", "second"})
-  void bothAgentsTogether(String otelPosition) throws Exception {
+  @ParameterizedTest(name = "OpenTelemetry agent {0}, export: {1}")
+  @CsvSource({"first, otlp", "second, otlp", "second, none"})
+  void bothAgentsTogether(String otelPosition, String export) throws Exception {
     Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
         tollgate:
           telemetry:
-            export: otlp
+            export: %s
           providers:
             openai:
               base-url: %s
               limits:
                 requests-per-hour: 2
-        """.formatted(provider.baseUrl()));
+        """.formatted(export, provider.baseUrl()));
     ForkedApp app = ForkedApp.okhttp("4", dir.resolve("app"));
     String otel = "-javaagent:" + otelAgent().toAbsolutePath();
     if (otelPosition.equals("first")) {
@@ -87,8 +89,15 @@ class OtelJavaAgentIT {
     assertThat(run.completed()).as(run.toString()).isTrue();
     assertThat(run.calls()).extracting(AppCall::status).containsExactly(200, 200, 429);
     assertThat(provider.requestCount()).isEqualTo(2);
-    assertThat(run.tollgateLines()).as(run.toString()).singleElement().asString()
+    assertThat(run.tollgateLines()).as(run.toString()).first().asString()
         .startsWith("[tollgate] on:");
+    // the OpenTelemetry agent's GlobalOpenTelemetry is set: Tollgate records into it, and with
+    // export: otlp says so instead of starting an SDK of its own
+    assertThat(run.tollgateLines()).as(run.toString()).hasSize(export.equals("otlp") ? 2 : 1);
+    if (export.equals("otlp")) {
+      assertThat(run.tollgateLines().get(1)).isEqualTo("[tollgate] telemetry: recording into the"
+          + " OpenTelemetry Java agent's GlobalOpenTelemetry; export: otlp starts no SDK of its own");
+    }
 
     List<Span> attempts = await("tollgate.attempt", 2);
     List<Span> calls = await("tollgate.call", 3);
@@ -114,6 +123,9 @@ class OtelJavaAgentIT {
         && span.getAttributesList().stream().anyMatch(kv -> kv.getKey().equals("url.full")
             && kv.getValue().getStringValue().startsWith(receiver.endpoint())));
     assertThat(calls).allSatisfy(call -> assertThat(call.getParentSpanId().isEmpty()).isTrue());
+    // exported by the OpenTelemetry agent's SDK, with its resource
+    assertThat(calls).allSatisfy(call -> assertThat(receiver.serviceOf(call)).isEqualTo("okhttp-app"));
+    assertThat(receiver.servicesOf("tollgate.decisions")).containsOnly("okhttp-app");
   }
 
   private List<Span> await(String name, int count) throws InterruptedException {

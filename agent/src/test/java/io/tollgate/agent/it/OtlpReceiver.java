@@ -1,15 +1,20 @@
 package io.tollgate.agent.it;
 
+import com.google.protobuf.ByteString;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.GZIPInputStream;
 
@@ -19,6 +24,8 @@ final class OtlpReceiver implements AutoCloseable {
   private final HttpServer server;
   private final List<Span> spans = new CopyOnWriteArrayList<>();
   private final List<Metric> metrics = new CopyOnWriteArrayList<>();
+  private final Map<ByteString, String> services = new ConcurrentHashMap<>();
+  private final Map<String, Set<String>> metricServices = new ConcurrentHashMap<>();
 
   private OtlpReceiver(HttpServer server) {
     this.server = server;
@@ -29,10 +36,17 @@ final class OtlpReceiver implements AutoCloseable {
     OtlpReceiver receiver = new OtlpReceiver(server);
     server.createContext("/v1/traces", exchange -> receiver.receive(exchange, body ->
         ExportTraceServiceRequest.parseFrom(body).getResourceSpansList().forEach(resource ->
-            resource.getScopeSpansList().forEach(scope -> receiver.spans.addAll(scope.getSpansList())))));
+            resource.getScopeSpansList().forEach(scope -> scope.getSpansList().forEach(span -> {
+              receiver.services.put(span.getSpanId(), service(resource.getResource()));
+              receiver.spans.add(span);
+            })))));
     server.createContext("/v1/metrics", exchange -> receiver.receive(exchange, body ->
         ExportMetricsServiceRequest.parseFrom(body).getResourceMetricsList().forEach(resource ->
-            resource.getScopeMetricsList().forEach(scope -> receiver.metrics.addAll(scope.getMetricsList())))));
+            resource.getScopeMetricsList().forEach(scope -> scope.getMetricsList().forEach(metric -> {
+              receiver.metricServices.computeIfAbsent(metric.getName(), n -> ConcurrentHashMap.newKeySet())
+                  .add(service(resource.getResource()));
+              receiver.metrics.add(metric);
+            })))));
     server.start();
     return receiver;
   }
@@ -48,6 +62,21 @@ final class OtlpReceiver implements AutoCloseable {
 
   List<Metric> metrics() {
     return metrics;
+  }
+
+  /** The {@code service.name} of the resource {@code span} was exported with. */
+  String serviceOf(Span span) {
+    return services.get(span.getSpanId());
+  }
+
+  /** The {@code service.name}s of the resources points of {@code metric} came with. */
+  Set<String> servicesOf(String metric) {
+    return metricServices.getOrDefault(metric, Set.of());
+  }
+
+  private static String service(Resource resource) {
+    return resource.getAttributesList().stream().filter(kv -> kv.getKey().equals("service.name"))
+        .map(kv -> kv.getValue().getStringValue()).findFirst().orElse("");
   }
 
   private interface Decoder {
