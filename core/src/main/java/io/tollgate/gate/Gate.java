@@ -326,6 +326,8 @@ public final class Gate implements AutoCloseable {
         owned.add(0, usedBreakers);
       }
       TokenCounter.warmUp(); // the tokenizer's encodings load in 1-3 s: not on the first call
+      UnusableFallbacks.warnings(config).forEach(warning ->
+          System.getLogger(Gate.class.getName()).log(System.Logger.Level.WARNING, warning));
       HealthBoard health = HealthBoard.of(List.copyOf(config.providers().keySet()),
           HealthConfig.ofDefaults(), clock);
       owned.add(telemetry.watch(usedBreakers, config.providers().keySet()));
