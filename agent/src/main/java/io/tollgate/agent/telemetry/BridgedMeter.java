@@ -70,6 +70,13 @@ final class BridgedMeter implements Meter {
     Spec(String name) {
       this.name = name;
     }
+
+    /** The same instrument, asked for with another value type ({@code ofDoubles}, {@code ofLongs}). */
+    Spec(Spec from) {
+      this(from.name);
+      this.description = from.description;
+      this.unit = from.unit;
+    }
   }
 
   private interface Make {
@@ -143,9 +150,7 @@ final class BridgedMeter implements Meter {
 
   private final class DoubleCounters extends Spec implements DoubleCounterBuilder {
     DoubleCounters(Spec from) {
-      super(from.name);
-      this.description = from.description;
-      this.unit = from.unit;
+      super(from);
     }
 
     @Override
@@ -276,9 +281,7 @@ final class BridgedMeter implements Meter {
 
   private final class LongGauges extends Spec implements LongGaugeBuilder {
     LongGauges(Spec from) {
-      super(from.name);
-      this.description = from.description;
-      this.unit = from.unit;
+      super(from);
     }
 
     @Override
