@@ -15,7 +15,7 @@ import java.lang.reflect.Field;
  * there the static field that {@code isSet()} reads is read instead. When neither can be reached,
  * the answer is "not set" and nothing is recorded through the global instance.
  */
-final class GlobalState {
+public final class GlobalState {
 
   private static final MethodHandle IS_SET = find();
 
@@ -32,25 +32,33 @@ final class GlobalState {
     }
   }
 
-  /** How this API version tells, as a {@code ()boolean} handle; null when it cannot. */
-  static MethodHandle find() {
-    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+  /**
+   * How the API copy whose {@code GlobalOpenTelemetry} is {@code global} tells whether it is set,
+   * as a {@code ()boolean} handle: the agent asks the app's own (unrelocated) copy the same way.
+   */
+  public static MethodHandle isSetHandle(Class<?> global) throws ReflectiveOperationException {
     try {
-      return lookup.findStatic(GlobalOpenTelemetry.class, "isSet", MethodType.methodType(boolean.class));
-    } catch (ReflectiveOperationException olderThan162) {
-      return fieldIsSet();
+      return MethodHandles.publicLookup().findStatic(global, "isSet",
+          MethodType.methodType(boolean.class));
+    } catch (NoSuchMethodException olderThan162) {
+      return fieldIsSet(global);
     }
   }
 
-  static MethodHandle fieldIsSet() {
+  /** The older APIs' way: the private static field {@code isSet()} reads, not null. */
+  static MethodHandle fieldIsSet(Class<?> global) throws ReflectiveOperationException {
+    Field field = global.getDeclaredField("globalOpenTelemetry");
+    field.setAccessible(true);
+    MethodHandle get = MethodHandles.lookup().unreflectGetter(field)
+        .asType(MethodType.methodType(Object.class));
+    MethodHandle notNull = MethodHandles.lookup().findStatic(GlobalState.class, "notNull",
+        MethodType.methodType(boolean.class, Object.class));
+    return MethodHandles.filterReturnValue(get, notNull);
+  }
+
+  private static MethodHandle find() {
     try {
-      Field field = GlobalOpenTelemetry.class.getDeclaredField("globalOpenTelemetry");
-      field.setAccessible(true);
-      MethodHandle get = MethodHandles.lookup().unreflectGetter(field)
-          .asType(MethodType.methodType(Object.class));
-      MethodHandle notNull = MethodHandles.lookup().findStatic(GlobalState.class, "notNull",
-          MethodType.methodType(boolean.class, Object.class));
-      return MethodHandles.filterReturnValue(get, notNull);
+      return isSetHandle(GlobalOpenTelemetry.class);
     } catch (ReflectiveOperationException | RuntimeException unknownLayout) {
       return null;
     }

@@ -23,7 +23,7 @@ class GlobalStateTest {
   @Test
   void bothWaysSayNotSetWithoutSettingIt() throws Throwable {
     GlobalOpenTelemetry.resetForTest();
-    MethodHandle field = GlobalState.fieldIsSet();
+    MethodHandle field = GlobalState.fieldIsSet(GlobalOpenTelemetry.class);
 
     assertThat(field).isNotNull();
     assertThat((boolean) field.invokeExact()).isFalse();
@@ -35,7 +35,7 @@ class GlobalStateTest {
   void bothWaysSeeTheAppsInstanceOnceSet() throws Throwable {
     GlobalOpenTelemetry.resetForTest();
     GlobalOpenTelemetry.set(OpenTelemetry.noop());
-    MethodHandle field = GlobalState.fieldIsSet();
+    MethodHandle field = GlobalState.fieldIsSet(GlobalOpenTelemetry.class);
 
     assertThat((boolean) field.invokeExact()).isTrue();
     assertThat(GlobalState.isSet()).isTrue();

@@ -2,10 +2,10 @@ package io.tollgate.agent.telemetry;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import io.tollgate.telemetry.GlobalState;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,7 +124,7 @@ final class AppApi {
     statusCodeClass = l.type(API + ".trace.StatusCode");
     Class<?> globalType = l.type(API + ".GlobalOpenTelemetry");
 
-    isSet = isSetHandle(globalType);
+    isSet = GlobalState.isSetHandle(globalType); // never get(): it would set a no-op
     global = l.stat(globalType, "get", otel);
     getTracer = l.virt(otel, "getTracer", tracer, String.class);
     getMeter = l.virt(otel, "getMeter", meter, String.class);
@@ -260,30 +260,6 @@ final class AppApi {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Object enumConstant(Class<?> type, String name) {
     return Enum.valueOf((Class) type, name);
-  }
-
-  /**
-   * {@code isSet()} where the API has it (1.62 and later), else a read of the private static field
-   * it reads: {@code GlobalOpenTelemetry.get()} would install a no-op, or run the SDK's
-   * autoconfiguration, while nothing is set.
-   */
-  private static MethodHandle isSetHandle(Class<?> global) throws ReflectiveOperationException {
-    try {
-      return MethodHandles.publicLookup().findStatic(global, "isSet",
-          MethodType.methodType(boolean.class));
-    } catch (NoSuchMethodException olderThan162) {
-      Field field = global.getDeclaredField("globalOpenTelemetry");
-      field.setAccessible(true);
-      MethodHandle read = MethodHandles.lookup().unreflectGetter(field)
-          .asType(MethodType.methodType(Object.class));
-      MethodHandle notNull = MethodHandles.lookup().findStatic(AppApi.class, "notNull",
-          MethodType.methodType(boolean.class, Object.class));
-      return MethodHandles.filterReturnValue(read, notNull);
-    }
-  }
-
-  private static boolean notNull(Object value) {
-    return value != null;
   }
 
   /** Finds classes and public methods of one API copy. */
