@@ -111,7 +111,7 @@ public final class LeasesConfig {
       } catch (ConfigException e) {
         throw e;
       } catch (IllegalArgumentException e) {
-        throw new ConfigException("size", e.getMessage() + ", was " + text);
+        throw new ConfigException("size", e.getMessage() + ", was " + ConfigException.shown(text));
       }
     }
 
