@@ -73,14 +73,16 @@ final class AgentStartup {
     }
     long configNanos = System.nanoTime();
     try {
-      Telemetry telemetry = AgentTelemetry.start(config, AgentLog::line);
+      AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);
+      Telemetry telemetry = agentTelemetry.telemetry();
       Gate gate = Gate.builder(config).telemetry(telemetry).build();
       Gate neverWaits = config.onLimit() == OnLimit.WAIT
           ? Gate.builder(rejecting(config)).limiter(gate.limiter()).breakers(gate.breakers())
               .telemetry(telemetry).build()
           : gate;
       AgentGates.install(gate, neverWaits);
-      Runtime.getRuntime().addShutdownHook(new Thread(gate::close, "tollgate-shutdown"));
+      Runtime.getRuntime().addShutdownHook(new Thread(
+          () -> agentTelemetry.shutdown(gate::close), "tollgate-shutdown"));
       long gateNanos = System.nanoTime();
       Installer.install(jvm, built(instrumentation));
       started = true;

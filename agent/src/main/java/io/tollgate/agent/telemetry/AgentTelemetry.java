@@ -1,12 +1,14 @@
 package io.tollgate.agent.telemetry;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
 import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.telemetry.Telemetry;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -28,17 +30,48 @@ import java.util.function.Consumer;
  */
 public final class AgentTelemetry {
 
-  private AgentTelemetry() {}
+  /** How long shutdown waits for each export; an unreachable collector must not hold the JVM. */
+  private static final long FLUSH_SECONDS = 5;
+
+  private final Telemetry telemetry;
+  private final OwnSdk own;
+
+  private AgentTelemetry(Telemetry telemetry, OwnSdk own) {
+    this.telemetry = telemetry;
+    this.own = own;
+  }
 
   /** The telemetry {@code config} asks for; {@code log} takes the agent's one-line notices. */
-  public static Telemetry start(TollgateConfig config, Consumer<String> log) {
+  public static AgentTelemetry start(TollgateConfig config, Consumer<String> log) {
     AppGlobal app = new AppGlobal();
     BridgedContextLink link = new BridgedContextLink(app, AppContextLink.create());
     if (config.telemetry().export() != TelemetryExport.OTLP) {
-      return Telemetry.whenAvailable(app::find, link);
+      return new AgentTelemetry(Telemetry.whenAvailable(app::find, link), null);
     }
     OwnSdk own = new OwnSdk(app, log);
-    return Telemetry.whenAvailable(own::decide, link);
+    return new AgentTelemetry(Telemetry.whenAvailable(own::decide, link), own);
+  }
+
+  public Telemetry telemetry() {
+    return telemetry;
+  }
+
+  /**
+   * At JVM shutdown. Our own SDK first exports what was recorded while the gate still runs (the
+   * breaker state gauge reads the live breakers, which {@code closeGate} stops watching), then the
+   * gate closes, then the SDK exports what closing recorded and shuts down. An app's SDK is the
+   * app's to shut down.
+   */
+  public void shutdown(Runnable closeGate) {
+    OpenTelemetrySdk sdk = own == null ? null : own.started();
+    if (sdk != null) {
+      sdk.getSdkTracerProvider().forceFlush().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+      sdk.getSdkMeterProvider().forceFlush().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+    }
+    closeGate.run();
+    if (sdk != null) {
+      sdk.shutdown().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+    }
   }
 
   /** {@code export: otlp}: the app's instance if set at the first record, else our own SDK. */
@@ -46,6 +79,7 @@ public final class AgentTelemetry {
     private final AppGlobal app;
     private final Consumer<String> log;
     private OpenTelemetry chosen;
+    private OpenTelemetrySdk started;
 
     OwnSdk(AppGlobal app, Consumer<String> log) {
       this.app = app;
@@ -61,7 +95,8 @@ public final class AgentTelemetry {
           chosen = bridged;
         } else {
           try {
-            chosen = startSdk();
+            started = startSdk();
+            chosen = started;
           } catch (RuntimeException | LinkageError e) {
             // on an app thread, in the middle of a call: the call must go on
             log.accept("telemetry: cannot start the OpenTelemetry SDK, recording nothing: " + e);
@@ -71,9 +106,13 @@ public final class AgentTelemetry {
       }
       return chosen;
     }
+
+    synchronized OpenTelemetrySdk started() {
+      return started;
+    }
   }
 
-  private static OpenTelemetry startSdk() {
+  private static OpenTelemetrySdk startSdk() {
     AutoConfiguredOpenTelemetrySdkBuilder builder = AutoConfiguredOpenTelemetrySdk.builder()
         .setServiceClassLoader(AgentTelemetry.class.getClassLoader())
         // Defaults only: any otel.* property or OTEL_* variable the user sets wins.
@@ -85,7 +124,7 @@ public final class AgentTelemetry {
     UntracedExport untraced = new UntracedExport();
     builder.addSpanExporterCustomizer((exporter, properties) -> untraced.wrap(exporter))
         .addMetricExporterCustomizer((exporter, properties) -> untraced.wrap(exporter));
-    // autoconfigure registers a shutdown hook that flushes and closes the SDK
-    return builder.build().getOpenTelemetrySdk();
+    // closed by shutdown(), in order with the gate, not by a shutdown hook of autoconfigure's
+    return builder.disableShutdownHook().build().getOpenTelemetrySdk();
   }
 }
