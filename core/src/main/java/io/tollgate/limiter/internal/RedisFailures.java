@@ -29,7 +29,13 @@ public final class RedisFailures {
     if (root == failure && failure.getSuppressed().length > 0) {
       root = failure.getSuppressed()[0];
     }
-    return root == failure ? failure.toString() : failure + " (" + root + ")";
+    return root == failure ? shown(failure) : shown(failure) + " (" + shown(root) + ")";
+  }
+
+  /** Simple class name and message: the agent relocates Jedis, and the package says nothing useful. */
+  private static String shown(Throwable t) {
+    return t.getMessage() == null
+        ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + t.getMessage();
   }
 
   /** The refused login among {@code failure}, its causes and what they suppressed, or null. */

@@ -35,9 +35,8 @@ class RedisFailuresTest {
     JedisConnectionException failure = new JedisConnectionException(
         "Failed to connect to 127.0.0.1:7000.", new ConnectException("Connection refused"));
 
-    assertThat(RedisFailures.describe(failure)).isEqualTo("redis.clients.jedis.exceptions."
-        + "JedisConnectionException: Failed to connect to 127.0.0.1:7000. (java.net.ConnectException:"
-        + " Connection refused)");
+    assertThat(RedisFailures.describe(failure)).isEqualTo("JedisConnectionException: Failed to"
+        + " connect to 127.0.0.1:7000. (ConnectException: Connection refused)");
   }
 
   @Test
@@ -46,9 +45,8 @@ class RedisFailuresTest {
         new JedisClusterOperationException("Could not initialize cluster slots cache.");
     failure.addSuppressed(new JedisConnectionException("Failed to connect to 127.0.0.1:7000."));
 
-    assertThat(RedisFailures.describe(failure)).isEqualTo("redis.clients.jedis.exceptions."
-        + "JedisClusterOperationException: Could not initialize cluster slots cache."
-        + " (redis.clients.jedis.exceptions.JedisConnectionException: Failed to connect to 127.0.0.1:7000.)");
+    assertThat(RedisFailures.describe(failure)).isEqualTo("JedisClusterOperationException: Could not"
+        + " initialize cluster slots cache. (JedisConnectionException: Failed to connect to 127.0.0.1:7000.)");
   }
 
   @Test
