@@ -6,7 +6,6 @@ import io.tollgate.limiter.RedisClients;
 import io.tollgate.limiter.ResilientRateLimiter;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,6 +30,7 @@ public final class RedisConfig {
 
   private final URI url;
   private final List<RedisNode> cluster;
+  private final RedisLogin login;
   private final Duration timeout;
   private final FailurePolicy onFailure;
   private final double localShare;
@@ -39,7 +39,8 @@ public final class RedisConfig {
 
   private RedisConfig(Builder builder) {
     this.url = builder.url;
-    this.cluster = List.copyOf(builder.cluster);
+    this.cluster = builder.cluster.nodes();
+    this.login = builder.url != null ? builder.urlLogin : builder.cluster.login();
     this.timeout = builder.timeout;
     this.onFailure = builder.onFailure;
     this.localShare = builder.localShare;
@@ -59,9 +60,32 @@ public final class RedisConfig {
     return Optional.ofNullable(url);
   }
 
-  /** {@code cluster}: seed nodes of a Redis Cluster ({@code host:port}); empty when {@link #url()} is used. */
+  /**
+   * {@code cluster}: seed nodes of a Redis Cluster, each written {@code host:port} or, when the
+   * nodes need a password or TLS, {@code redis://[user:password@]host:port} or {@code rediss://...}
+   * (every entry alike); empty when {@link #url()} is used. The login is {@link #tls()}, {@link
+   * #user()} and {@link #password()}.
+   */
   public List<RedisNode> cluster() {
     return cluster;
+  }
+
+  /** True when Tollgate speaks TLS to Redis: a {@code rediss://} url or cluster entries. */
+  public boolean tls() {
+    return login.tls();
+  }
+
+  /**
+   * The ACL user Tollgate signs in as, from {@code user:password@} of the url or of the cluster
+   * entries; empty for Redis's {@code default} user.
+   */
+  public Optional<String> user() {
+    return login.user();
+  }
+
+  /** The password Tollgate signs in with, from the url or the cluster entries; empty when none is given. */
+  public Optional<Secret> password() {
+    return login.password();
   }
 
   /** True when this is a Redis Cluster rather than one server. */
@@ -109,6 +133,7 @@ public final class RedisConfig {
     return o instanceof RedisConfig other
         && Objects.equals(url, other.url)
         && cluster.equals(other.cluster)
+        && login.equals(other.login)
         && timeout.equals(other.timeout)
         && onFailure == other.onFailure
         && Double.compare(localShare, other.localShare) == 0
@@ -118,12 +143,12 @@ public final class RedisConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, cluster, timeout, onFailure, localShare, poolSize, reservationTtl);
+    return Objects.hash(url, cluster, login, timeout, onFailure, localShare, poolSize, reservationTtl);
   }
 
   @Override
   public String toString() {
-    return "{" + (url != null ? "url=" + Urls.redacted(url) : "cluster=" + cluster)
+    return "{" + (url != null ? "url=" + Urls.redacted(url) : "cluster=" + shownCluster())
         + ", timeout=" + Durations.format(timeout)
         + ", on-failure=" + Values.name(onFailure)
         + ", local-share=" + localShare
@@ -131,10 +156,15 @@ public final class RedisConfig {
         + ", reservation-ttl=" + Durations.format(reservationTtl) + "}";
   }
 
+  private List<String> shownCluster() {
+    return cluster.stream().map(login::show).toList();
+  }
+
   /** Collects the section; each setter rejects a bad value at once, {@link #build()} checks url against cluster. */
   public static final class Builder {
     private URI url;
-    private final List<RedisNode> cluster = new ArrayList<>();
+    private RedisLogin urlLogin;
+    private ClusterSeeds cluster = new ClusterSeeds(List.of(), RedisLogin.PLAIN);
     private Duration timeout = DEFAULT_TIMEOUT;
     private FailurePolicy onFailure = DEFAULT_ON_FAILURE;
     private double localShare = DEFAULT_LOCAL_SHARE;
@@ -149,6 +179,7 @@ public final class RedisConfig {
       if (parsed.getPort() < 0) {
         throw new ConfigException("url", "must be " + EXPECTED_URL + ", was " + Urls.redacted(parsed));
       }
+      this.urlLogin = RedisLogin.of("url", parsed);
       this.url = parsed;
       return this;
     }
@@ -157,30 +188,14 @@ public final class RedisConfig {
       return url(url.toString());
     }
 
-    /** Seed nodes as written: {@code host:port} or {@code [v6-address]:port}. */
+    /**
+     * Seed nodes as written: {@code host:port}, {@code [v6-address]:port}, or {@code
+     * redis://[user:password@]host:port} / {@code rediss://...}, every entry with the same scheme
+     * and credentials.
+     */
     public Builder cluster(List<String> nodes) {
-      List<RedisNode> parsed = new ArrayList<>(nodes.size());
-      for (int i = 0; i < nodes.size(); i++) {
-        parsed.add(node("cluster[" + i + "]", nodes.get(i)));
-      }
-      this.cluster.clear();
-      this.cluster.addAll(parsed);
+      this.cluster = ClusterSeeds.parse(nodes);
       return this;
-    }
-
-    private static RedisNode node(String key, String text) {
-      int colon = text.lastIndexOf(':');
-      String host = colon < 0 ? "" : text.substring(0, colon);
-      if (host.startsWith("[") && host.endsWith("]")) {
-        host = host.substring(1, host.length() - 1);
-      }
-      String port = colon < 0 ? "" : text.substring(colon + 1);
-      if (host.isBlank() || !port.matches("\\d{1,5}")
-          || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
-        throw new ConfigException(key, "must be host:port with a port in 1..65535, was "
-            + ConfigException.shown(text));
-      }
-      return new RedisNode(host, Integer.parseInt(port));
     }
 
     public Builder timeout(Duration timeout) {
@@ -220,10 +235,10 @@ public final class RedisConfig {
     }
 
     public RedisConfig build() {
-      if (url != null && !cluster.isEmpty()) {
+      if (url != null && !cluster.nodes().isEmpty()) {
         throw new ConfigException("url", "and cluster are both set; keep one of them");
       }
-      if (url == null && cluster.isEmpty()) {
+      if (url == null && cluster.nodes().isEmpty()) {
         throw new ConfigException("url", "or cluster is required when redis is configured");
       }
       return new RedisConfig(this);

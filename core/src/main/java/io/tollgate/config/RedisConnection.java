@@ -52,7 +52,8 @@ public final class RedisConnection implements AutoCloseable {
           config.cluster().stream()
               .map(node -> new HostAndPort(node.host(), node.port()))
               .collect(Collectors.toList()),
-          config.timeout(), config.poolSize(), null, null, false);
+          config.timeout(), config.poolSize(), config.user().orElse(null),
+          config.password().map(Secret::reveal).orElse(null), config.tls());
     }
     return RedisClients.standalone(config.url().orElseThrow(), config.timeout(), config.poolSize());
   }

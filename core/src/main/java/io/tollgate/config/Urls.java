@@ -4,12 +4,9 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Parsing of the URLs the configuration holds, with the password of {@code user:password@} kept out of every message. */
 final class Urls {
-
-  private static final Pattern USER_INFO = Pattern.compile("//[^@/]*@");
 
   private Urls() {}
 
@@ -32,9 +29,18 @@ final class Urls {
     return uri;
   }
 
-  /** {@code url} with any {@code user:password@} replaced by {@code ***@}. */
+  /**
+   * {@code url} with any {@code user:password@} replaced by {@code ***@}. Everything from {@code //}
+   * to the last {@code @} goes: a password written without percent-escapes may itself hold
+   * {@code /} or {@code @}, and then the URL does not parse, but its message must still not show it.
+   */
   static String redacted(String url) {
-    return USER_INFO.matcher(url).replaceAll("//***@");
+    int start = url.indexOf("//");
+    int at = url.lastIndexOf('@');
+    if (start < 0 || at < start) {
+      return url;
+    }
+    return url.substring(0, start + 2) + Secret.MASK + url.substring(at);
   }
 
   static String redacted(URI url) {

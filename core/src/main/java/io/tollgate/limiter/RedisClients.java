@@ -47,7 +47,11 @@ public final class RedisClients {
     return new PooledRedis(new HostAndPort(url.getHost(), url.getPort()), config, pool(poolSize));
   }
 
-  /** A Redis Cluster reached through any of {@code seeds}; the client learns the rest. */
+  /**
+   * A Redis Cluster reached through any of {@code seeds}; the client learns the rest. It signs in
+   * to every node as {@code user} (null: {@code default}) with {@code password} (null: none), over
+   * TLS when {@code ssl}, trusting what the JVM's trust store trusts.
+   */
   public static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
       String user, String password, boolean ssl) {
     if (seeds.isEmpty()) {
@@ -82,8 +86,14 @@ public final class RedisClients {
     return pool;
   }
 
-  /** The url without its password, for error messages. */
+  /** The url without its password, for error messages: all from {@code //} to the last {@code @}. */
   static String redacted(URI url) {
-    return url == null ? "null" : url.toString().replaceAll("//[^@/]*@", "//***@");
+    if (url == null) {
+      return "null";
+    }
+    String text = url.toString();
+    int start = text.indexOf("//");
+    int at = text.lastIndexOf('@');
+    return start < 0 || at < start ? text : text.substring(0, start + 2) + "***" + text.substring(at);
   }
 }

@@ -3,6 +3,7 @@ package io.tollgate.limiter;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.tollgate.limiter.internal.Outcomes;
+import io.tollgate.limiter.internal.RedisFailures;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -21,8 +23,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * consecutive failures, so a dead Redis then costs no timeout per call; every {@link
  * #DEFAULT_PROBE_AFTER} one call probes it and, on success, shared decisions resume. While the
  * breaker is open or a call fails, the {@link FailurePolicy} decides, and the decision is flagged
- * {@link Decision#degraded()}. A degraded episode is logged once when it starts and once when it
- * ends.
+ * {@link Decision#degraded()}. A degraded episode is logged once when it starts, with the failure
+ * that started it (a refused login named as such), and once when it ends.
  */
 public final class ResilientRateLimiter implements RateLimiter {
 
@@ -39,6 +41,7 @@ public final class ResilientRateLimiter implements RateLimiter {
   private final MicroClock clock;
   private final AtomicLong degradedSinceMicros = new AtomicLong(-1);
   private final AtomicLong pastDegradedMicros = new AtomicLong();
+  private final AtomicReference<JedisException> lastFailure = new AtomicReference<>();
 
   private ResilientRateLimiter(Builder builder) {
     this.clock = builder.clock;
@@ -62,9 +65,10 @@ public final class ResilientRateLimiter implements RateLimiter {
         case OPEN -> {
           if (transition.getFromState() == CircuitBreaker.State.CLOSED) {
             degradedSinceMicros.set(clock.nowMicros());
-            LOG.log(Level.WARNING, "Redis limiter unreachable; deciding {0} until it answers",
-            policy == FailurePolicy.FAIL_OPEN
-                ? "locally with " + localShare + " of each limit" : "to deny (fail-closed)");
+            LOG.log(Level.WARNING, "Redis limiter unreachable: {0}; deciding {1} until it answers",
+                RedisFailures.describe(lastFailure.get()),
+                policy == FailurePolicy.FAIL_OPEN
+                    ? "locally with " + localShare + " of each limit" : "to deny (fail-closed)");
           }
         }
         case CLOSED -> {
@@ -93,6 +97,7 @@ public final class ResilientRateLimiter implements RateLimiter {
         breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         return decision;
       } catch (JedisException e) {
+        lastFailure.set(e); // before onError, which may open the breaker and log the episode
         breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
         LOG.log(Level.DEBUG, "Redis limiter call failed", e);
       }
@@ -146,6 +151,7 @@ public final class ResilientRateLimiter implements RateLimiter {
       breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
       return applied;
     } catch (JedisException e) {
+      lastFailure.set(e);
       breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
       return false;
     }

@@ -80,6 +80,19 @@ class EnvironmentOverridesTest {
   }
 
   @Test
+  void clusterUrlsWithALoginComeThroughTheEnvironmentToo() {
+    TollgateConfig config = Loaders.yaml("tollgate:\n", Map.of("TOLLGATE_REDIS_CLUSTER",
+        "rediss://app:s3cret@10.0.0.1:7000,rediss://app:s3cret@10.0.0.2:7000"));
+
+    RedisConfig redis = config.redis().orElseThrow();
+    assertThat(redis.cluster())
+        .containsExactly(new RedisNode("10.0.0.1", 7000), new RedisNode("10.0.0.2", 7000));
+    assertThat(redis.tls()).isTrue();
+    assertThat(redis.user()).contains("app");
+    assertThat(redis.password().orElseThrow().reveal()).isEqualTo("s3cret");
+  }
+
+  @Test
   void overridesPropertiesToo() {
     TollgateConfig config = Loaders.with(Map.of("TOLLGATE_STRICT", "true"))
         .fromProperties(Map.of("tollgate.strict", "false"));

@@ -75,6 +75,45 @@ class ValidationTest {
             "tollgate.redis.cluster[1] must be host:port with a port in 1..65535, was b"),
         arguments("tollgate:\n  redis:\n    cluster: [a:70000]\n",
             "tollgate.redis.cluster[0] must be host:port with a port in 1..65535, was a:70000"),
+        arguments("tollgate:\n  redis:\n    cluster: ['rediss://:pw1@a:7000', 'redis://:pw1@b:7001']\n",
+            "tollgate.redis.cluster[1] must use rediss:// like cluster[0]: every entry uses the same scheme,"
+                + " was redis://***@b:7001"),
+        arguments("tollgate:\n  redis:\n    cluster: [a:7000, 'rediss://b:7001']\n",
+            "tollgate.redis.cluster[1] must use redis:// (or host:port) like cluster[0]: every entry uses"
+                + " the same scheme, was rediss://b:7001"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://app:pw1@a:7000', 'redis://app:pw2@b:7001']\n",
+            "tollgate.redis.cluster[1] must carry the same user:password@ as cluster[0]: one login signs in"
+                + " to every node, was redis://***@b:7001"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://app:pw1@a:7000', 'redis://ops:pw1@b:7001']\n",
+            "tollgate.redis.cluster[1] must carry the same user:password@ as cluster[0]: one login signs in"
+                + " to every node, was redis://***@b:7001"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://:pw1@a:7000', b:7001]\n",
+            "tollgate.redis.cluster[1] must carry the same user:password@ as cluster[0]: one login signs in"
+                + " to every node, was b:7001"),
+        arguments("tollgate:\n  redis:\n    cluster: [a:7000, 'redis://:pw1@b:7001']\n",
+            "tollgate.redis.cluster[1] must carry no user:password@, like cluster[0]: one login signs in"
+                + " to every node, was redis://***@b:7001"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://:pw1@a']\n",
+            "tollgate.redis.cluster[0] must be redis://[user:password@]host:port or"
+                + " rediss://[user:password@]host:port, was redis://***@a"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://:pw1@a:7000/1']\n",
+            "tollgate.redis.cluster[0] must be redis://[user:password@]host:port or"
+                + " rediss://[user:password@]host:port, was redis://***@a:7000/1"),
+        arguments("tollgate:\n  redis:\n    cluster: ['http://a:7000']\n",
+            "tollgate.redis.cluster[0] must be redis://[user:password@]host:port or"
+                + " rediss://[user:password@]host:port, was http://a:7000"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://pw1@a:7000']\n",
+            "tollgate.redis.cluster[0] must give the password as user:password@ or :password@,"
+                + " was redis://***@a:7000"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://app:@a:7000']\n",
+            "tollgate.redis.cluster[0] must give the password as user:password@ or :password@,"
+                + " was redis://***@a:7000"),
+        arguments("tollgate:\n  redis:\n    cluster: ['redis://:pa/ss@word@a:7000']\n",
+            "tollgate.redis.cluster[0] must be redis://[user:password@]host:port or"
+                + " rediss://[user:password@]host:port, was redis://***@a:7000"),
+        arguments("tollgate:\n  redis:\n    url: redis://pw1@cache:6379\n",
+            "tollgate.redis.url must give the password as user:password@ or :password@,"
+                + " was redis://***@cache:6379"),
         arguments("tollgate:\n  redis:\n    url: redis://cache:6379\n    timeout: 0ms\n",
             "tollgate.redis.timeout must be at least 1ms, was 0s"),
         arguments("tollgate:\n  redis:\n    url: redis://cache:6379\n    on-failure: fail-safe\n",

@@ -83,7 +83,9 @@ class DemoIT {
     assertThat(result.agentLines()).anySatisfy(line -> assertThat(line).contains("limiter redis"));
     Summary summary = result.summary().orElseThrow();
     assertThat(summary.coreLog()).anySatisfy(line -> assertThat(line)
-        .endsWith("WARNING Redis limiter unreachable; deciding locally with 1.0 of each limit until it answers"));
+        .contains("WARNING Redis limiter unreachable: JedisConnectionException: Failed to connect to "
+            + url.substring("redis://".length()) + ". (ConnectException: Connection refused)")
+        .endsWith("; deciding locally with 1.0 of each limit until it answers"));
     assertAddsUp(summary);
   }
 

@@ -199,10 +199,10 @@ public class TollgateProperties {
   /** {@code tollgate.redis}. */
   public static class Redis {
 
-    /** A standalone Redis: redis://[user:password@]host:port[/db], or rediss:// for TLS. Either this or cluster. */
+    /** A standalone Redis: redis://[user:password@]host:port[/db], or rediss:// for TLS (percent-encode @ : / in the password). Either this or cluster. */
     private String url;
 
-    /** Seed nodes of a Redis Cluster, host:port each. Either this or url. */
+    /** Seed nodes of a Redis Cluster: host:port each, or redis://[user:password@]host:port (rediss:// for TLS) when the nodes need a password or TLS, every entry with the same scheme and credentials. Either this or url. */
     private List<String> cluster = new ArrayList<>();
 
     /** The most one Redis call may take before it counts as a failure. */

@@ -7,6 +7,8 @@ import io.tollgate.testkit.redis.internal.ClusterNodeLine;
 import io.tollgate.testkit.redis.internal.ClusterNodeLine.SlotRange;
 import io.tollgate.testkit.redis.internal.ClusterProbe;
 import io.tollgate.testkit.redis.internal.FreePorts;
+import io.tollgate.testkit.tls.TestCertificate;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -37,6 +40,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * }
  * }</pre>
  *
+ * <p>With {@link Builder#password} every node requires the password ({@code requirepass}) and
+ * replicas sign in with it ({@code masterauth}); with {@link Builder#tls} every node speaks only
+ * TLS, to clients, to its replicas and on the cluster bus ({@code tls-cluster}). The fixture's own
+ * clients follow; {@link #seedUris()} gives the seeds the way a client configuration writes them.
+ *
  * <p>Topology queries ({@link #masters()}, {@link #masterForSlot}) report the cluster as a running
  * node currently sees it, so they follow failovers. Lifecycle methods are serialised.
  */
@@ -50,6 +58,8 @@ public final class RedisCluster implements AutoCloseable {
   private final List<RedisServer> nodes; // formation's masters, then their replicas, same order
   private final Map<HostAndPort, String> nodeIds;
   private final Duration failoverTimeout;
+  private final String password; // null: none
+  private final TestCertificate tls; // null: plain TCP
   private final Map<HostAndPort, List<SlotRange>> slotsOfKilledMasters = new HashMap<>(); // this
   private boolean closed; // guarded by this
 
@@ -57,6 +67,8 @@ public final class RedisCluster implements AutoCloseable {
     this.nodes = List.copyOf(nodes);
     this.nodeIds = Map.copyOf(nodeIds);
     this.failoverTimeout = builder.failoverTimeout;
+    this.password = builder.password;
+    this.tls = builder.tls;
   }
 
   /** Starts and forms a cluster with the default binary and settings. */
@@ -78,6 +90,24 @@ public final class RedisCluster implements AutoCloseable {
     Set<HostAndPort> seeds = new LinkedHashSet<>();
     nodes.stream().filter(RedisServer::isRunning).forEach(node -> seeds.add(node.hostAndPort()));
     return seeds;
+  }
+
+  /**
+   * The running nodes as URLs, {@code redis://127.0.0.1:<port>}, or {@code rediss://} with TLS,
+   * with {@code :<password>@} when the cluster requires one.
+   */
+  public List<URI> seedUris() {
+    return nodes.stream().filter(RedisServer::isRunning).map(RedisServer::uri).toList();
+  }
+
+  /** The password every node requires, if any. */
+  public Optional<String> password() {
+    return Optional.ofNullable(password);
+  }
+
+  /** The certificate every node presents, if the cluster speaks TLS. */
+  public Optional<TestCertificate> tls() {
+    return Optional.ofNullable(tls);
   }
 
   /** The masters serving slots now, ordered by their first slot. */
@@ -134,12 +164,16 @@ public final class RedisCluster implements AutoCloseable {
 
   /** A new client seeded with every running node; the caller closes it. */
   public RedisClusterClient client() {
+    DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(1_000)
+        .socketTimeoutMillis(2_000)
+        .password(password);
+    if (tls != null) {
+      config.ssl(true).sslSocketFactory(tls.socketFactory());
+    }
     return RedisClusterClient.builder()
         .nodes(seeds())
-        .clientConfig(DefaultJedisClientConfig.builder()
-            .connectionTimeoutMillis(1_000)
-            .socketTimeoutMillis(2_000)
-            .build())
+        .clientConfig(config.build())
         .maxAttempts(10)
         .maxTotalRetriesDuration(failoverTimeout)
         .build();
@@ -265,6 +299,8 @@ public final class RedisCluster implements AutoCloseable {
     private Duration nodeTimeout = DEFAULT_NODE_TIMEOUT;
     private Duration formationTimeout = DEFAULT_FORMATION_TIMEOUT;
     private Duration failoverTimeout = DEFAULT_FAILOVER_TIMEOUT;
+    private String password;
+    private TestCertificate tls;
 
     private Builder() {}
 
@@ -296,6 +332,28 @@ public final class RedisCluster implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Every node requires {@code password} ({@code requirepass}) and replicas sign in to their
+     * masters with it ({@code masterauth}).
+     */
+    public Builder password(String password) {
+      Objects.requireNonNull(password, "password");
+      if (password.isEmpty()) {
+        throw new IllegalArgumentException("password must not be empty");
+      }
+      this.password = password;
+      return this;
+    }
+
+    /**
+     * Every node speaks only TLS with {@code certificate}: to clients, to its replicas and on the
+     * cluster bus, so {@code CLUSTER SLOTS} names TLS ports.
+     */
+    public Builder tls(TestCertificate certificate) {
+      this.tls = Objects.requireNonNull(certificate, "certificate");
+      return this;
+    }
+
     /** Starts six nodes and forms the cluster; returns once every node reports it healthy. */
     public RedisCluster start() {
       RedisBinary chosen = binary != null ? binary : RedisBinary.resolve();
@@ -311,6 +369,12 @@ public final class RedisCluster implements AutoCloseable {
           // Sync replicas straight over the socket, at once (Redis 7 would wait 5 s by default).
           .config("repl-diskless-sync", "yes")
           .config("repl-diskless-sync-delay", "0");
+      if (password != null) {
+        node.password(password);
+      }
+      if (tls != null) {
+        node.tls(tls).config("tls-cluster", "yes");
+      }
       List<RedisServer> started = NodeStarter.startAll(node, 2 * MASTERS);
       try {
         Map<HostAndPort, String> ids = ClusterFormation.form(

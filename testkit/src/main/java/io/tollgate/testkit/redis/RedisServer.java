@@ -5,6 +5,7 @@ import io.tollgate.testkit.redis.internal.FreePorts;
 import io.tollgate.testkit.redis.internal.ProcessReaper;
 import io.tollgate.testkit.redis.internal.RedisInfo;
 import io.tollgate.testkit.redis.internal.WatchedProcess;
+import io.tollgate.testkit.tls.TestCertificate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -41,6 +42,10 @@ import redis.clients.jedis.params.ShutdownParams;
  * }
  * }</pre>
  *
+ * <p>A server may require a password ({@link Builder#password}) and speak only TLS ({@link
+ * Builder#tls}); the fixture's own clients ({@link #jedis()}, its probes) then sign in and trust
+ * the test certificate by themselves, and {@link #uri()} carries both.
+ *
  * <p>All methods are thread-safe; lifecycle changes ({@link #stop()}, {@link #restart()}, {@link
  * #kill()}, {@link #close()}) are serialised.
  */
@@ -55,25 +60,16 @@ public final class RedisServer implements AutoCloseable {
   private static final int PORT_ATTEMPTS = 5;
   private static final String PORT_IN_USE = "Address already in use";
   private static final String DB_FILE = "dump.rdb";
-  private static final Set<String> MANAGED_DIRECTIVES =
-      Set.of("port", "bind", "dir", "daemonize", "logfile", "dbfilename");
-
-  private static final JedisClientConfig CLIENT_CONFIG =
-      DefaultJedisClientConfig.builder()
-          .connectionTimeoutMillis(2_000)
-          .socketTimeoutMillis(10_000)
-          .build();
-  // Probes run every few ms while a server boots: fail fast (a port squatted by some other program
-  // may accept the connection and never answer), and skip the CLIENT SETINFO round trip.
-  private static final JedisClientConfig PROBE_CONFIG =
-      DefaultJedisClientConfig.builder()
-          .connectionTimeoutMillis(250)
-          .socketTimeoutMillis(250)
-          .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-          .build();
+  // The fixture's own clients must keep working: these are set through the builder's methods.
+  private static final Set<String> MANAGED_DIRECTIVES = Set.of("port", "bind", "dir", "daemonize",
+      "logfile", "dbfilename", "requirepass", "masterauth", "tls-port");
 
   private final RedisBinary binary;
   private final List<String> directives;
+  private final String password; // null: none required
+  private final TestCertificate tls; // null: plain TCP
+  private final JedisClientConfig clientConfig;
+  private final JedisClientConfig probeConfig;
   private final Duration startupTimeout;
   private final Path directory;
   private final int port;
@@ -83,6 +79,17 @@ public final class RedisServer implements AutoCloseable {
   private RedisServer(Builder builder, RedisBinary binary, Path directory, int port) {
     this.binary = binary;
     this.directives = List.copyOf(builder.directives);
+    this.password = builder.password;
+    this.tls = builder.tls;
+    this.clientConfig = signedIn(DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(2_000)
+        .socketTimeoutMillis(10_000));
+    // Probes run every few ms while a server boots: fail fast (a port squatted by some other
+    // program may accept the connection and never answer), and skip the CLIENT SETINFO round trip.
+    this.probeConfig = signedIn(DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(250)
+        .socketTimeoutMillis(250)
+        .clientSetInfoConfig(ClientSetInfoConfig.DISABLED));
     this.startupTimeout = builder.startupTimeout;
     this.directory = directory;
     this.port = port;
@@ -110,9 +117,23 @@ public final class RedisServer implements AutoCloseable {
     return new HostAndPort(HOST, port);
   }
 
-  /** {@code redis://127.0.0.1:<port>}, the form most client configurations take. */
+  /**
+   * {@code redis://127.0.0.1:<port>}, the form most client configurations take: {@code rediss://}
+   * with {@link Builder#tls}, and {@code :<password>@} with {@link Builder#password}.
+   */
   public URI uri() {
-    return URI.create("redis://" + HOST + ":" + port);
+    return URI.create((tls != null ? "rediss" : "redis") + "://"
+        + (password != null ? ":" + password + "@" : "") + HOST + ":" + port);
+  }
+
+  /** The password every client must give, if the server requires one. */
+  public Optional<String> password() {
+    return Optional.ofNullable(password);
+  }
+
+  /** The certificate the server presents, if it speaks TLS (and only TLS). */
+  public Optional<TestCertificate> tls() {
+    return Optional.ofNullable(tls);
   }
 
   public RedisBinary binary() {
@@ -136,7 +157,7 @@ public final class RedisServer implements AutoCloseable {
 
   /** A new client connected to this server; the caller closes it. */
   public Jedis jedis() {
-    return new Jedis(HOST, port, CLIENT_CONFIG);
+    return new Jedis(HOST, port, clientConfig);
   }
 
   /** {@code redis_version} from {@code INFO server}, e.g. {@code 7.0.15}. */
@@ -173,7 +194,7 @@ public final class RedisServer implements AutoCloseable {
     if (!isRunning()) {
       return;
     }
-    try (Jedis jedis = new Jedis(HOST, port, PROBE_CONFIG)) {
+    try (Jedis jedis = new Jedis(HOST, port, probeConfig)) {
       ShutdownParams params = ShutdownParams.shutdownParams().nosave();
       jedis.shutdown(binary.majorVersion() >= 7 ? params.now() : params);
     } catch (JedisException expectedOrIrrelevant) {
@@ -290,17 +311,39 @@ public final class RedisServer implements AutoCloseable {
   }
 
   private Optional<String> ping() {
-    try (Jedis jedis = new Jedis(HOST, port, PROBE_CONFIG)) {
+    try (Jedis jedis = new Jedis(HOST, port, probeConfig)) {
       return Optional.of(jedis.ping());
     } catch (JedisException notYet) {
       return Optional.empty(); // not listening yet, or still loading
     }
   }
 
+  private JedisClientConfig signedIn(DefaultJedisClientConfig.Builder config) {
+    if (tls != null) {
+      config.ssl(true).sslSocketFactory(tls.socketFactory());
+    }
+    return config.password(password).build();
+  }
+
   private List<String> command() {
-    List<String> command = new ArrayList<>(List.of(
-        binary.path().toString(),
-        "--port", String.valueOf(port),
+    List<String> command = new ArrayList<>(List.of(binary.path().toString()));
+    if (tls == null) {
+      command.addAll(List.of("--port", String.valueOf(port)));
+    } else {
+      command.addAll(List.of(
+          "--port", "0", // no plain TCP at all: a client that forgets TLS fails, as it should
+          "--tls-port", String.valueOf(port),
+          "--tls-cert-file", tls.certificateFile().toString(),
+          "--tls-key-file", tls.privateKeyFile().toString(),
+          "--tls-ca-cert-file", tls.certificateFile().toString(),
+          "--tls-auth-clients", "no", // clients show no certificate, as with a managed Redis
+          "--tls-replication", "yes"));
+    }
+    if (password != null) {
+      // masterauth too: a replica signs in to its master with the same password
+      command.addAll(List.of("--requirepass", password, "--masterauth", password));
+    }
+    command.addAll(List.of(
         "--bind", HOST,
         "--protected-mode", "no",
         "--daemonize", "no",
@@ -330,6 +373,8 @@ public final class RedisServer implements AutoCloseable {
 
     private RedisBinary binary;
     private final List<String> directives = new ArrayList<>();
+    private String password;
+    private TestCertificate tls;
     private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
     private IntSupplier ports = FreePorts::forStandalone;
 
@@ -343,8 +388,9 @@ public final class RedisServer implements AutoCloseable {
 
     /**
      * Adds a redis.conf directive, e.g. {@code config("maxmemory-policy", "allkeys-lru")}. The
-     * fixture owns {@code port}, {@code bind}, {@code dir}, {@code daemonize}, {@code logfile} and
-     * {@code dbfilename}.
+     * fixture owns {@code port}, {@code bind}, {@code dir}, {@code daemonize}, {@code logfile},
+     * {@code dbfilename}, and, through {@link #password} and {@link #tls}, {@code requirepass},
+     * {@code masterauth} and {@code tls-port}.
      */
     public Builder config(String directive, String... values) {
       Objects.requireNonNull(directive, "directive");
@@ -356,6 +402,28 @@ public final class RedisServer implements AutoCloseable {
       }
       directives.add("--" + name);
       directives.addAll(List.of(values));
+      return this;
+    }
+
+    /**
+     * {@code requirepass} (and {@code masterauth}, for replicas): clients must sign in as the
+     * {@code default} user with {@code password}. The fixture's own clients do.
+     */
+    public Builder password(String password) {
+      Objects.requireNonNull(password, "password");
+      if (password.isEmpty()) {
+        throw new IllegalArgumentException("password must not be empty");
+      }
+      this.password = password;
+      return this;
+    }
+
+    /**
+     * TLS only: the port is a {@code tls-port} presenting {@code certificate}, with no plain TCP
+     * port, and replication runs over TLS too. Clients need not show a certificate.
+     */
+    public Builder tls(TestCertificate certificate) {
+      this.tls = Objects.requireNonNull(certificate, "certificate");
       return this;
     }
 

@@ -1,0 +1,61 @@
+package io.tollgate.limiter.internal;
+
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+
+/**
+ * One line on why a Redis call failed, for the log line that opens a degraded episode. A refused
+ * login is named as such: it is a configuration to fix, not an outage to wait out. Jedis's and
+ * Redis's own messages name hosts and ports, never a password ({@code WRONGPASS}, {@code NOAUTH}
+ * quote no credentials).
+ */
+public final class RedisFailures {
+
+  private RedisFailures() {}
+
+  public static String describe(Throwable failure) {
+    if (failure == null) {
+      return "no reply";
+    }
+    Throwable refused = refusedLogin(failure);
+    if (refused != null) {
+      return "Redis refused the login (" + refused.getMessage()
+          + "); check the user and password in tollgate.redis";
+    }
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    // A Cluster client that reached no seed keeps the first reason as a suppressed exception.
+    if (root == failure && failure.getSuppressed().length > 0) {
+      root = failure.getSuppressed()[0];
+    }
+    return root == failure ? shown(failure) : shown(failure) + " (" + shown(root) + ")";
+  }
+
+  /** Simple class name and message: the agent relocates Jedis, and the package says nothing useful. */
+  private static String shown(Throwable t) {
+    return t.getMessage() == null
+        ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+
+  /** The refused login among {@code failure}, its causes and what they suppressed, or null. */
+  private static Throwable refusedLogin(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (isRefusedLogin(t)) {
+        return t;
+      }
+      for (Throwable suppressed : t.getSuppressed()) {
+        if (isRefusedLogin(suppressed)) {
+          return suppressed;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static boolean isRefusedLogin(Throwable t) {
+    String message = t.getMessage() == null ? "" : t.getMessage();
+    return t instanceof JedisAccessControlException
+        || message.startsWith("NOAUTH") || message.startsWith("WRONGPASS");
+  }
+}

@@ -1,0 +1,66 @@
+package io.tollgate.config;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+
+/**
+ * The lines one class logs through {@code System.Logger}, which goes to {@code java.util.logging}
+ * in these tests, formatted as a log file would show them (parameters filled in, stack traces
+ * appended), for as long as it is open.
+ */
+final class LogRecorder extends Handler implements AutoCloseable {
+
+  private final Logger logger; // held: java.util.logging keeps loggers only weakly
+  private final Level previousLevel;
+  private final List<String> lines = new CopyOnWriteArrayList<>();
+  private final SimpleFormatter formatter = new SimpleFormatter();
+
+  private LogRecorder(Class<?> source) {
+    logger = Logger.getLogger(source.getName());
+    previousLevel = logger.getLevel();
+    logger.setLevel(Level.ALL);
+    setLevel(Level.ALL);
+    logger.addHandler(this);
+  }
+
+  static LogRecorder of(Class<?> source) {
+    return new LogRecorder(source);
+  }
+
+  /** Every line so far, each with its level and, for a logged exception, its stack trace. */
+  List<String> lines() {
+    return List.copyOf(lines);
+  }
+
+  /** The lines at WARNING or above, message only. */
+  List<String> warnings() {
+    return lines.stream().filter(line -> line.startsWith("WARNING") || line.startsWith("SEVERE"))
+        .map(line -> line.substring(line.indexOf(' ') + 1).lines().findFirst().orElse(""))
+        .toList();
+  }
+
+  @Override
+  public void publish(LogRecord record) {
+    String thrown = "";
+    if (record.getThrown() != null) {
+      java.io.StringWriter trace = new java.io.StringWriter();
+      record.getThrown().printStackTrace(new java.io.PrintWriter(trace));
+      thrown = "\n" + trace;
+    }
+    lines.add(record.getLevel() + " " + formatter.formatMessage(record) + thrown);
+  }
+
+  @Override
+  public void flush() {}
+
+  @Override
+  public void close() {
+    logger.removeHandler(this);
+    logger.setLevel(previousLevel);
+  }
+}
