@@ -191,8 +191,9 @@ public final class Call<R> {
   /** Every candidate was tried or skipped. */
   private Step<R> exhausted() {
     Duration left = Duration.ofNanos(deadlineNanos - System.nanoTime());
+    // a body that cannot be replayed, once sent, is never sent again: not even after a wait
     if (mayPause && parts.waitsWhenLimited() && earliestRetry != null && lastError == null
-        && earliestRetry.compareTo(left) <= 0) {
+        && (replayable || attempts == 0) && earliestRetry.compareTo(left) <= 0) {
       if (heldFailure != null) {
         view.discard(heldFailure);
         heldFailure = null;
