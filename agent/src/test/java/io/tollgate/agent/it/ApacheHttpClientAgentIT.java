@@ -13,6 +13,8 @@ import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RedisClients;
 import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.llm.LlmProtocol;
+import io.tollgate.llm.ProviderApi;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
@@ -312,6 +314,44 @@ class ApacheHttpClientAgentIT {
     assertThat(account.remainingRequests()).isZero();
     long tokensUsed = 100_000 - account.remainingTokens() - 1;
     assertThat(tokensUsed).as("tokens charged (refill of ~1.2/s aside)").isBetween(64L - 20, 64L);
+  }
+
+  @Test
+  void settlesAHttpClient4ResponseClosedUnreadWithTheEstimate() throws Exception {
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-day: 1000
+                tokens-per-day: 100000
+        """.formatted(redis.uri(), primary.baseUrl()));
+    primary.usage(12, 20);
+
+    Run run = Line.of("classic-4").app(dir.resolve("app"))
+        .withAgent("config=" + config)
+        .call("unread", primary.baseUrl() + "/v1/chat/completions", CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.stderr()).as(run.toString()).singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.calls()).extracting(AppCall::status).containsExactly(200);
+    // closed with nothing read: settled then, with the estimate (the provider did the work)
+    assertThat(openReservations()).as("no reservation left open").isEmpty();
+    Decision account = peek(config, "primary");
+    assertThat(account.remainingRequests()).isEqualTo(999);
+    long estimate = LlmProtocol.of(ProviderApi.OPENAI)
+        .readRequest("/v1/chat/completions", CHAT.getBytes(StandardCharsets.UTF_8), 1024)
+        .estimate().totalTokens();
+    assertThat(estimate).isGreaterThan(300); // max_tokens, and the prompt
+    long tokensUsed = 100_000 - account.remainingTokens() - 1;
+    assertThat(tokensUsed).as("tokens charged (refill of ~1.2/s aside)")
+        .isBetween(estimate - 20, estimate);
   }
 
   @Test
