@@ -4,18 +4,15 @@ import io.tollgate.gate.Tenants;
 
 /**
  * The tenant an app binds while it works for one (as Tollgate's servlet filter does), through the
- * core the agent jar puts on the class path; only touched when {@code APP_TENANT} is set.
+ * core the agent jar puts on the class path. Only loaded when the app is asked to bind one: an app
+ * run in a loader of its own ({@code ClassLoadersIT}) never needs it.
  */
 final class AppTenant {
 
   private AppTenant() {}
 
-  /** Binds {@code $APP_TENANT} on this thread until closed; nothing when it is not set. */
-  static AutoCloseable bindFromEnvironment() {
-    String tenant = System.getenv("APP_TENANT");
-    if (tenant == null) {
-      return () -> { };
-    }
+  /** Binds {@code tenant} on this thread until closed. */
+  static AutoCloseable bind(String tenant) {
     Tenants.Scope scope = Tenants.bind(tenant);
     return scope::close;
   }

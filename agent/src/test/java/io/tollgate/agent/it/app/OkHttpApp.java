@@ -39,7 +39,9 @@ public final class OkHttpApp {
     OkHttpClient client = new OkHttpClient.Builder()
         .readTimeout(20, TimeUnit.SECONDS)
         .build();
-    try (AutoCloseable tenant = AppTenant.bindFromEnvironment()) {
+    String tenantId = System.getenv("APP_TENANT");
+    // AppTenant (which names Tollgate's Tenants) is loaded only when a tenant is asked for
+    try (AutoCloseable tenant = tenantId == null ? () -> { } : AppTenant.bind(tenantId)) {
       for (int i = 0; i + 2 < args.length; i += 3) {
         String mode = args[i];
         Request.Builder request = new Request.Builder()
