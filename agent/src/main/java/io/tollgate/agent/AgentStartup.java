@@ -5,7 +5,6 @@ import io.tollgate.agent.instrumentation.InstrumentationModules;
 import io.tollgate.agent.telemetry.AgentTelemetry;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.Mode;
-import io.tollgate.config.OnLimit;
 import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
@@ -76,11 +75,7 @@ final class AgentStartup {
       AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);
       Telemetry telemetry = agentTelemetry.telemetry();
       Gate gate = Gate.builder(config).telemetry(telemetry).build();
-      Gate neverWaits = config.onLimit() == OnLimit.WAIT
-          ? Gate.builder(rejecting(config)).limiter(gate.limiter()).breakers(gate.breakers())
-              .telemetry(telemetry).build()
-          : gate;
-      AgentGates.install(gate, neverWaits);
+      AgentGates.install(gate);
       Runtime.getRuntime().addShutdownHook(new Thread(
           () -> agentTelemetry.shutdown(gate::close), "tollgate-shutdown"));
       long gateNanos = System.nanoTime();
@@ -98,7 +93,7 @@ final class AgentStartup {
           + ", instrumented " + InstrumentationModules.names()
           + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : ""));
     } catch (RuntimeException | LinkageError e) {
-      AgentGates.install(null, null);
+      AgentGates.install(null);
       refuse("cannot start: " + e, e, config.strict(), attach);
     }
   }
@@ -170,20 +165,5 @@ final class AgentStartup {
 
   private static long millis(long fromNanos, long toNanos) {
     return (toNanos - fromNanos) / 1_000_000;
-  }
-
-  /** {@code config} with {@code on-limit: reject}: what threads that must never block run. */
-  static TollgateConfig rejecting(TollgateConfig config) {
-    TollgateConfig.Builder builder = TollgateConfig.builder()
-        .mode(config.mode())
-        .onLimit(OnLimit.REJECT)
-        .maxWait(config.maxWait())
-        .strict(config.strict())
-        .breaker(config.breaker())
-        .tokens(config.tokens());
-    config.redis().ifPresent(builder::redis);
-    config.providers().values().forEach(builder::provider);
-    config.tenants().ifPresent(builder::tenants);
-    return builder.build();
   }
 }

@@ -2,7 +2,6 @@ package io.tollgate.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.config.OnLimit;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
@@ -27,41 +26,31 @@ class AgentGatesTest {
 
   @AfterEach
   void uninstall() {
-    AgentGates.install(null, null);
+    AgentGates.install(null);
   }
 
   @Test
-  void onlyAThreadInsideASynchronousCallGetsTheGateThatWaits() {
-    try (Gate gate = Gate.create(WAITING);
-        Gate neverWaits = Gate.builder(AgentStartup.rejecting(WAITING))
-            .limiter(gate.limiter()).breakers(gate.breakers()).build()) {
-      AgentGates.install(gate, neverWaits);
+  void everyThreadGetsTheOneGateAsConfigured() throws Exception {
+    try (Gate gate = Gate.create(WAITING)) {
+      AgentGates.install(gate);
 
-      assertThat(AgentGates.forCurrentThread()).isSameAs(neverWaits);
+      assertThat(AgentGates.gate()).isSameAs(gate);
       CallerThreads.enter();
       try {
-        assertThat(AgentGates.forCurrentThread()).isSameAs(gate);
+        assertThat(AgentGates.gate()).isSameAs(gate);
       } finally {
         CallerThreads.exit();
       }
-      assertThat(AgentGates.forCurrentThread()).isSameAs(neverWaits);
+      Gate[] seen = new Gate[1];
+      Thread other = new Thread(() -> seen[0] = AgentGates.gate());
+      other.start();
+      other.join();
+      assertThat(seen[0]).isSameAs(gate);
     }
   }
 
   @Test
   void isEmptyUntilInstalled() {
-    assertThat(AgentGates.forCurrentThread()).isNull();
-  }
-
-  @Test
-  void theNonWaitingConfigurationDiffersOnlyInOnLimit() {
-    TollgateConfig rejecting = AgentStartup.rejecting(WAITING);
-
-    assertThat(rejecting.onLimit()).isEqualTo(OnLimit.REJECT);
-    assertThat(TollgateConfig.builder().build()).isNotEqualTo(rejecting);
-    assertThat(rejecting.providers()).isEqualTo(WAITING.providers());
-    assertThat(rejecting.maxWait()).isEqualTo(WAITING.maxWait());
-    assertThat(rejecting.breaker()).isEqualTo(WAITING.breaker());
-    assertThat(rejecting.tokens()).isEqualTo(WAITING.tokens());
+    assertThat(AgentGates.gate()).isNull();
   }
 }

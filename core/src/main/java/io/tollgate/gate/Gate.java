@@ -97,12 +97,28 @@ public final class Gate implements AutoCloseable {
    */
   public <R> CallResult<R> call(OutboundRequest request, boolean replayable, Transport<R> transport)
       throws IOException {
+    return callOnThisThread(request, replayable, transport, true);
+  }
+
+  /**
+   * As {@link #call}, for a thread that must never be put to sleep (an HTTP client's dispatcher
+   * thread, which other calls queue behind, when the client's API cannot hand the call back
+   * later): a limited call is answered at once whatever {@code on-limit} says, and a fallback is
+   * sent without the switch-over jitter.
+   */
+  public <R> CallResult<R> callWithoutPausing(OutboundRequest request, boolean replayable,
+      Transport<R> transport) throws IOException {
+    return callOnThisThread(request, replayable, transport, false);
+  }
+
+  private <R> CallResult<R> callOnThisThread(OutboundRequest request, boolean replayable,
+      Transport<R> transport, boolean mayPause) throws IOException {
     Optional<ProviderConfig> provider = providerFor(request.uri());
     if (provider.isEmpty()) {
       return new CallResult.Forwarded<>("", transport.send(request), UsageObserver.none(), 1);
     }
     Call<R> call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
-        view(transport::status, transport::headers, transport::discard));
+        mayPause, view(transport::status, transport::headers, transport::discard));
     Step<R> step = call.start();
     try {
       while (true) {
@@ -142,8 +158,9 @@ public final class Gate implements AutoCloseable {
       return transport.send(request).thenApply(
           response -> new CallResult.Forwarded<>("", response, UsageObserver.none(), 1));
     }
+    // waits and the jitter are scheduled here, never slept: the call may always pause
     Call<R> call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
-        view(transport::status, transport::headers, transport::discard));
+        true, view(transport::status, transport::headers, transport::discard));
     CompletableFuture<CallResult<R>> result = new CompletableFuture<>();
     try {
       drive(call, call.start(), transport, result);

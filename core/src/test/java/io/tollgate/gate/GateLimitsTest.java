@@ -182,6 +182,31 @@ class GateLimitsTest {
   }
 
   @Test
+  void onLimitWaitNeverSendsABodyThatCannotBeReplayedTwice() throws Exception {
+    try (Gate gate = gate("  on-limit: wait\n  max-wait: 10s", "requests-per-minute: 100")) {
+      provider.script().next(1, Fault.rateLimited(Duration.ofSeconds(1)));
+
+      CallResult<HttpResponse<InputStream>> streamed =
+          gate.call(chat(provider.baseUrl(), "sk-app", CHAT), false, transport);
+
+      // the provider's own refusal, not a second send after its Retry-After
+      assertThat(streamed.provider()).isEqualTo("openai");
+      assertThat(status(streamed)).isEqualTo(429);
+      readBody(streamed);
+      assertThat(provider.requestCount()).isEqualTo(1);
+
+      provider.script().next(1, Fault.rateLimited(Duration.ofSeconds(1)));
+      CallResult<HttpResponse<InputStream>> replayable =
+          gate.call(chat(provider.baseUrl(), "sk-app", CHAT), true, transport);
+
+      // a body in memory waits out each Retry-After and goes again: refused once more, then 200
+      assertThat(status(replayable)).isEqualTo(200);
+      readBody(replayable);
+      assertThat(provider.requestCount()).isEqualTo(3);
+    }
+  }
+
+  @Test
   void shadowModeDecidesButNeverBlocks() throws Exception {
     try (Gate gate = gate("  mode: shadow", "requests-per-minute: 1")) {
       for (int i = 0; i < 3; i++) {

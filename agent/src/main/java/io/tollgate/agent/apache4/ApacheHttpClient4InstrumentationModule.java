@@ -16,7 +16,7 @@ public final class ApacheHttpClient4InstrumentationModule implements Instrumenta
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(new ClassicHttpClient4Instrumentation());
+    return List.of(new ClassicHttpClient4Instrumentation(), new ResponseClose4Instrumentation());
   }
 
   @Override

@@ -32,6 +32,7 @@ public final class ApacheHttpClient5InstrumentationModule implements Instrumenta
         HELPERS + "Classic5Transport$ProceedFailure",
         HELPERS + "Classic5Execution",
         HELPERS + "BytesEntityProducer",
+        HELPERS + "StreamedRequestProducer",
         HELPERS + "RequestCapture",
         HELPERS + "AsyncAttempt",
         HELPERS + "AsyncAttempt$State",

@@ -3,6 +3,7 @@ package io.tollgate.agent.jdkhttp;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.gate.CallResult;
 import io.tollgate.gate.Gate;
+import io.tollgate.gate.Tenants;
 import io.tollgate.llm.Headers;
 import io.tollgate.router.OutboundRequest;
 import java.io.IOException;
@@ -11,7 +12,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * One JDK {@code HttpClient} call to a provider, through the gate's asynchronous path for
@@ -65,11 +68,22 @@ final class GatedExchange<T> {
     if (body.isDone()) {
       return through(gate, client, request, handler, body.join());
     }
-    // a body published asynchronously: sendAsync must not wait for it
+    // A body published asynchronously: sendAsync must not wait for it. The gate is entered on
+    // the publisher's thread, for the tenant bound here, on the app's thread.
+    Optional<String> tenant = Tenants.current();
     return body.handle((bytes, error) -> error != null
             ? JdkHttpHook.ownSend(() -> client.sendAsync(request, handler))
-            : through(gate, client, request, handler, bytes))
+            : forTenant(tenant, () -> through(gate, client, request, handler, bytes)))
         .thenCompose(answer -> answer);
+  }
+
+  private static <V> V forTenant(Optional<String> tenant, Supplier<V> work) {
+    if (tenant.isEmpty()) {
+      return work.get();
+    }
+    try (Tenants.Scope bound = Tenants.bind(tenant.get())) {
+      return work.get();
+    }
   }
 
   private static <T> CompletableFuture<HttpResponse<T>> through(Gate gate, HttpClient client,

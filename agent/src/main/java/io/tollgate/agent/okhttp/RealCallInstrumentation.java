@@ -5,6 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tollgate.agent.CallerThreads;
+import io.tollgate.agent.EnqueuedTenants;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
@@ -13,7 +14,8 @@ import net.bytebuddy.matcher.ElementMatcher;
 /**
  * Marks the app's thread for the length of a synchronous {@code Call.execute()}: only there may a
  * limited call wait ({@code on-limit: wait}); calls run by {@code enqueue} on OkHttp's dispatcher
- * are answered at once.
+ * are answered at once. {@code enqueue} keeps the tenant bound on the app's thread for the
+ * dispatcher thread that runs the call.
  */
 public final class RealCallInstrumentation implements TypeInstrumentation {
 
@@ -26,6 +28,7 @@ public final class RealCallInstrumentation implements TypeInstrumentation {
   @Override
   public void transform(Advices advices) {
     advices.apply(named("execute").and(takesArguments(0)), getClass().getName() + "$ExecuteAdvice");
+    advices.apply(named("enqueue").and(takesArguments(1)), getClass().getName() + "$EnqueueAdvice");
   }
 
   /** Inlined around {@code RealCall.execute()}. */
@@ -40,6 +43,16 @@ public final class RealCallInstrumentation implements TypeInstrumentation {
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     public static void exit() {
       CallerThreads.exit();
+    }
+  }
+
+  /** Inlined at the start of {@code RealCall.enqueue(Callback)}, on the app's thread. */
+  public static final class EnqueueAdvice {
+    private EnqueueAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.This Object call) {
+      EnqueuedTenants.remember(call);
     }
   }
 }

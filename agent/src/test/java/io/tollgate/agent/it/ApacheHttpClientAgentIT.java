@@ -13,6 +13,8 @@ import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RedisClients;
 import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.llm.LlmProtocol;
+import io.tollgate.llm.ProviderApi;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
@@ -258,6 +260,100 @@ class ApacheHttpClientAgentIT {
         .isGreaterThan(Duration.ofMillis(500));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"async-5", "async-5.1"})
+  void limitsAStreamedAsyncBodyAndSendsItOnceAsTheAppProducesIt(String name) throws Exception {
+    Line line = Line.of(name);
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-hour: 2
+                tokens-per-day: 100000
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: ${BACKUP_KEY}
+        """.formatted(redis.uri(), primary.baseUrl(), backup.baseUrl()));
+    primary.usage(12, 20);
+    primary.script().next(1, Fault.rateLimited(Duration.ZERO));
+
+    Run run = line.app(dir.resolve("app"))
+        .withAgent("config=" + config)
+        .env("BACKUP_KEY", "backup-secret")
+        .calls(4, "upload", primary.baseUrl() + "/v1/chat/completions", CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.stderr()).as(run.toString()).singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.calls()).extracting(AppCall::status)
+        .as("refused upstream (a stream is never sent to a fallback, nor retried), admitted "
+            + "twice, then limited")
+        .containsExactly(429, 200, 200, 429);
+    assertThat(run.calls().get(0).retryAfter()).as("the provider's own refusal").isEqualTo("0");
+    assertThat(JSON.readTree(run.calls().get(3).body()).path("error").path("type").asText())
+        .as("Tollgate's: the requests limit").isEqualTo("requests");
+    assertThat(primary.requests()).as("the app's bytes, as it streamed them").hasSize(3)
+        .allSatisfy(r -> {
+          assertThat(r.bodyText()).isEqualTo(CHAT);
+          assertThat(r.header("transfer-encoding")).isEqualTo("chunked");
+          assertThat(r.header("authorization")).isEqualTo("Bearer app-key");
+        });
+    assertThat(backup.requestCount()).isZero();
+
+    // no reservation left open; two requests counted, each settled with its real 32 tokens
+    assertThat(openReservations()).isEmpty();
+    Decision account = peek(config, "primary");
+    assertThat(account.remainingRequests()).isZero();
+    long tokensUsed = 100_000 - account.remainingTokens() - 1;
+    assertThat(tokensUsed).as("tokens charged (refill of ~1.2/s aside)").isBetween(64L - 20, 64L);
+  }
+
+  @Test
+  void settlesAHttpClient4ResponseClosedUnreadWithTheEstimate() throws Exception {
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-day: 1000
+                tokens-per-day: 100000
+        """.formatted(redis.uri(), primary.baseUrl()));
+    primary.usage(12, 20);
+
+    Run run = Line.of("classic-4").app(dir.resolve("app"))
+        .withAgent("config=" + config)
+        .call("unread", primary.baseUrl() + "/v1/chat/completions", CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.stderr()).as(run.toString()).singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.calls()).extracting(AppCall::status).containsExactly(200);
+    // closed with nothing read: settled then, with the estimate (the provider did the work)
+    assertThat(openReservations()).as("no reservation left open").isEmpty();
+    Decision account = peek(config, "primary");
+    assertThat(account.remainingRequests()).isEqualTo(999);
+    long estimate = LlmProtocol.of(ProviderApi.OPENAI)
+        .readRequest("/v1/chat/completions", CHAT.getBytes(StandardCharsets.UTF_8), 1024)
+        .estimate().totalTokens();
+    assertThat(estimate).isGreaterThan(300); // max_tokens, and the prompt
+    long tokensUsed = 100_000 - account.remainingTokens() - 1;
+    assertThat(tokensUsed).as("tokens charged (refill of ~1.2/s aside)")
+        .isBetween(estimate - 20, estimate);
+  }
+
   @Test
   void injectsTheHelpersIntoEachLoaderThatHasHttpClient5AndAllShareTheJvmsGate() throws Exception {
     Path config = write("tollgate.yaml", """
@@ -300,6 +396,13 @@ class ApacheHttpClientAgentIT {
     Limits limits = parsed.provider(provider).orElseThrow().limits().toLimits();
     try (UnifiedJedis jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
       return RedisRateLimiter.using(jedis).reserve(Subject.of("provider", provider), limits, 0, 1);
+    }
+  }
+
+  /** Reservation records still in Redis: each is a call neither settled nor released. */
+  private static java.util.Set<String> openReservations() {
+    try (UnifiedJedis jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
+      return jedis.keys("tg:*:r:*");
     }
   }
 

@@ -219,14 +219,104 @@ class OkHttpAgentIT {
         .isGreaterThan(Duration.ofMillis(500));
   }
 
+  @ParameterizedTest(name = "OkHttp {0}")
+  @ValueSource(strings = {"3", "4", "5"})
+  void chargesEnqueuedCallsToTheTenantBoundWhereTheAppEnqueuedThem(String okhttp) throws Exception {
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-day: 1000
+          tenants:
+            header: X-Tenant-Id
+            limits:
+              requests-per-hour: 2
+        """.formatted(redis.uri(), primary.baseUrl()));
+    String url = primary.baseUrl() + "/v1/chat/completions";
+
+    Run run = ForkedApp.okhttp(okhttp, dir.resolve("app"))
+        .withAgent("config=" + config)
+        .env("APP_TENANT", "acme")
+        .calls(3, "async", url, CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.calls()).extracting(AppCall::status).containsExactly(200, 200, 429);
+    AppCall limited = run.calls().get(2);
+    assertThat(limited.retryAfter()).matches("\\d+");
+    assertThat(JSON.readTree(limited.body()).path("error").path("code").asText())
+        .isEqualTo("rate_limit_exceeded");
+    assertThat(primary.requestCount()).isEqualTo(2);
+    Decision tenant = peek(config, Subject.of("tenant", "acme"),
+        parsed(config).tenants().orElseThrow().limitsFor("acme").toLimits());
+    assertThat(tenant.remainingRequests()).as("acme's 2 requests an hour").isZero();
+    assertThat(peek(config, "primary").remainingRequests()).isEqualTo(998);
+  }
+
+  @org.junit.jupiter.api.Test
+  void anEnqueuedCallSwitchesToTheFallbackAndIsLimitedWithoutWaitingOnTheDispatcher()
+      throws Exception {
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          on-limit: wait
+          max-wait: 2m
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 1
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: ${BACKUP_KEY}
+              limits:
+                requests-per-minute: 1
+        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    primary.script().next(1, Fault.rateLimited(Duration.ZERO));
+    String url = primary.baseUrl() + "/v1/chat/completions";
+
+    // The app gives each enqueued call 30 s: a dispatcher thread waiting a minute for room fails it.
+    Run run = ForkedApp.okhttp("4", dir.resolve("app"))
+        .withAgent("config=" + config)
+        .env("BACKUP_KEY", "backup-secret")
+        .calls(3, "async", url, CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.calls()).extracting(AppCall::status)
+        .as("refused upstream: the backup; then the primary; then no room anywhere for a minute")
+        .containsExactly(200, 200, 429);
+    assertThat(JSON.readTree(run.calls().get(0).body()).path("model").asText())
+        .isEqualTo("gpt-4o");
+    assertThat(primary.requestCount()).isEqualTo(2);
+    assertThat(backup.requests()).singleElement()
+        .satisfies(r -> assertThat(r.header("authorization")).isEqualTo("Bearer backup-secret"));
+  }
+
   /** The provider's account in Redis, read by charging one token. */
   private static Decision peek(Path config, String provider) {
-    TollgateConfig parsed = TollgateConfigLoader.builder()
-        .environment(Map.of("BACKUP_KEY", "x")).build().load(config);
-    Limits limits = parsed.provider(provider).orElseThrow().limits().toLimits();
+    return peek(config, Subject.of("provider", provider),
+        parsed(config).provider(provider).orElseThrow().limits().toLimits());
+  }
+
+  /** An account in Redis, read by charging one token. */
+  private static Decision peek(Path config, Subject subject, Limits limits) {
     try (UnifiedJedis jedis = io.tollgate.limiter.RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
-      return RedisRateLimiter.using(jedis).reserve(Subject.of("provider", provider), limits, 0, 1);
+      return RedisRateLimiter.using(jedis).reserve(subject, limits, 0, 1);
     }
+  }
+
+  private static TollgateConfig parsed(Path config) {
+    return TollgateConfigLoader.builder()
+        .environment(Map.of("BACKUP_KEY", "x")).build().load(config);
   }
 
   /** The same call made without the agent. */

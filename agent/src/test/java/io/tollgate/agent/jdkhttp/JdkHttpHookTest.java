@@ -7,6 +7,7 @@ import io.tollgate.agent.InternalFailures;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
+import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.Limits;
@@ -20,10 +21,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -262,6 +267,54 @@ class JdkHttpHookTest {
     assertThat(JdkHttpHook.ownSend(() -> hook.onSendAsync(client, chat(primary), handler, null)))
         .as("an attempt of Tollgate's own").isNull();
     assertThat(primary.requestCount()).isZero();
+  }
+
+  @Test
+  void chargesTheTenantBoundWhereSendAsyncWasCalledWhenTheBodyIsPublishedLater() throws Throwable {
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+          tenants:
+            header: X-Tenant-Id
+            limits:
+              requests-per-minute: 1
+        """.formatted(primary.baseUrl()));
+    List<Integer> statuses = new ArrayList<>();
+
+    try (Tenants.Scope acme = Tenants.bind("acme")) {
+      for (int i = 0; i < 2; i++) {
+        HttpRequest request = HttpRequest.newBuilder(primary.uri("/v1/chat/completions"))
+            .header("Authorization", "Bearer app-key")
+            .header("Content-Type", "application/json")
+            .POST(publishedLater(CHAT)).build();
+        statuses.add(sendAsync(request, HttpResponse.BodyHandlers.ofString())
+            .get(10, TimeUnit.SECONDS).statusCode());
+      }
+    }
+
+    assertThat(statuses).containsExactly(200, 429);
+    assertThat(primary.requests()).singleElement()
+        .satisfies(r -> assertThat(r.bodyText()).isEqualTo(CHAT));
+  }
+
+  /** A body publisher that publishes on a thread of its own, after the subscription. */
+  private static HttpRequest.BodyPublisher publishedLater(String json) {
+    HttpRequest.BodyPublisher bytes = HttpRequest.BodyPublishers.ofString(json);
+    return new HttpRequest.BodyPublisher() {
+      @Override
+      public long contentLength() {
+        return bytes.contentLength();
+      }
+
+      @Override
+      public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
+        CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS)
+            .execute(() -> bytes.subscribe(subscriber));
+      }
+    };
   }
 
   /** What the advice around {@code send} does. */

@@ -48,6 +48,8 @@ public final class Call<R> {
   private final LlmRequest llm;
   private final Optional<String> tenant;
   private final boolean replayable;
+  /** False for a driver whose thread must not sleep: no limit waits, no switch-over jitter. */
+  private final boolean mayPause;
   private final ResponseView<R> view;
   private final long deadlineNanos;
   private final CallTrace trace;
@@ -62,12 +64,13 @@ public final class Call<R> {
   private IOException lastError;
 
   public Call(GateParts parts, OutboundRequest request, ProviderConfig addressed,
-      Optional<String> tenant, boolean replayable, ResponseView<R> view) {
+      Optional<String> tenant, boolean replayable, boolean mayPause, ResponseView<R> view) {
     this.parts = parts;
     this.request = request;
     this.addressed = addressed;
     this.tenant = tenant;
     this.replayable = replayable;
+    this.mayPause = mayPause;
     this.view = view;
     this.llm = parts.protocol(addressed)
         .readRequest(request.uri().getRawPath(), request.body(), parts.defaultMaxOutput());
@@ -174,8 +177,9 @@ public final class Call<R> {
         continue;
       }
       // A retry after a failure this call saw is jittered, so a fleet whose calls failed together
-      // does not hit the fallback together; a provider skipped as open costs no delay.
-      Duration delay = attempts > 0 ? parts.breakers.switchOverDelay() : Duration.ZERO;
+      // does not hit the fallback together; a provider skipped as open costs no delay, and a
+      // thread that must not sleep does not jitter (its client's own concurrency cap spreads it).
+      Duration delay = attempts > 0 && mayPause ? parts.breakers.switchOverDelay() : Duration.ZERO;
       current = new Attempt(name, decision, breaker, System.nanoTime());
       attempts++;
       trace.attemptStarted(name, attempts, fallback ? addressed.name() : null, model, breaker);
@@ -187,8 +191,9 @@ public final class Call<R> {
   /** Every candidate was tried or skipped. */
   private Step<R> exhausted() {
     Duration left = Duration.ofNanos(deadlineNanos - System.nanoTime());
-    if (parts.waitsWhenLimited() && earliestRetry != null && lastError == null
-        && earliestRetry.compareTo(left) <= 0) {
+    // a body that cannot be replayed, once sent, is never sent again: not even after a wait
+    if (mayPause && parts.waitsWhenLimited() && earliestRetry != null && lastError == null
+        && (replayable || attempts == 0) && earliestRetry.compareTo(left) <= 0) {
       if (heldFailure != null) {
         view.discard(heldFailure);
         heldFailure = null;

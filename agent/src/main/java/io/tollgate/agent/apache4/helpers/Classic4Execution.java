@@ -125,6 +125,22 @@ public final class Classic4Execution {
     }
   }
 
+  /**
+   * Called on entry to {@code close()} of a response the client returned: a provider's answer
+   * closed before its entity was read to the end is settled with what was read (nothing read: the
+   * estimate; the provider did the work). Anything else, or an answer already settled, is left be.
+   */
+  public static void closing(CloseableHttpResponse response) {
+    try {
+      HttpEntity entity = response.getEntity();
+      if (entity instanceof UsageTappingEntity) {
+        ((UsageTappingEntity) entity).responseClosed();
+      }
+    } catch (RuntimeException | LinkageError e) {
+      InternalFailures.record(WHERE, e);
+    }
+  }
+
   /** The provider's response, its entity passing every byte the app reads through {@code usage}. */
   static CloseableHttpResponse tapped(CloseableHttpResponse response, UsageObserver usage) {
     if (usage == UsageObserver.none()) {

@@ -10,7 +10,8 @@ import org.apache.http.entity.HttpEntityWrapper;
 /**
  * The provider's response entity as the app reads it: every byte passes through the call's
  * {@link UsageObserver} unchanged and undelayed. The end of the content, an error, or a close of
- * the content before its end ({@code EntityUtils.consume} included) settles the reservation.
+ * the content before its end ({@code EntityUtils.consume} included), or of the response
+ * ({@link #responseClosed}), settles the reservation.
  */
 final class UsageTappingEntity extends HttpEntityWrapper {
 
@@ -38,6 +39,11 @@ final class UsageTappingEntity extends HttpEntityWrapper {
     try (InputStream in = getContent()) {
       in.transferTo(out);
     }
+  }
+
+  /** The response was closed: whatever was not read by now never will be. */
+  void responseClosed() {
+    usage.onError(new IOException("response closed before its entity was read to the end"));
   }
 
   @Override

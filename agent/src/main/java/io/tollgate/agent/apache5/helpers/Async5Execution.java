@@ -38,6 +38,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 public final class Async5Execution {
 
   static final String WHERE = "apache-httpclient-5.async";
+  private static final byte[] NO_BODY = new byte[0];
 
   private Async5Execution() {}
 
@@ -63,15 +64,39 @@ public final class Async5Execution {
       }
       // the target is often left to the request: its head tells the host
       request = RequestCapture.head(producer, context);
-      String host = request == null ? null : Classic5Messages.hostOf(target, request.request());
-      if (host == null || !gate.watchesHost(host)) {
+      if (request == null) {
         return null;
       }
     } catch (HttpException | IOException | RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
       return null;
     }
-    return run(gate, client, target, producer, request, consumer, push, context, callback);
+    Object answer = null;
+    try {
+      String host = Classic5Messages.hostOf(target, request.request());
+      if (host != null && gate.watchesHost(host)) {
+        answer = run(gate, client, target, producer, request, consumer, push, context, callback);
+      }
+    } catch (RuntimeException | LinkageError e) {
+      InternalFailures.record(WHERE, e);
+    }
+    return answer != null ? answer
+        : passedOn(client, target, producer, request, consumer, push, context, callback);
+  }
+
+  /**
+   * A call the gate does not take, its head already read: a repeatable producer starts over, so
+   * the client runs it itself (null); any other is sent with the head read, never asked twice.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object passedOn(CloseableHttpAsyncClient client, HttpHost target,
+      AsyncRequestProducer producer, RequestCapture request, AsyncResponseConsumer consumer,
+      HandlerFactory<AsyncPushConsumer> push, HttpContext context, FutureCallback callback) {
+    if (producer.isRepeatable()) {
+      return null;
+    }
+    return Async5Transport.passThrough(client, target, request.streamed(producer), consumer, push,
+        context, callback);
   }
 
   /** The call through {@code gate}; what {@link #handle} returns. */
@@ -81,6 +106,7 @@ public final class Async5Execution {
     Async5Transport transport;
     OutboundRequest outbound;
     byte[] body;
+    boolean streamed;
     try {
       URI uri = Classic5Messages.uriOf(target, request.request());
       EntityDetails described = request.details();
@@ -89,24 +115,26 @@ public final class Async5Execution {
         return null;
       }
       body = request.body(producer);
-      if (body == null) {
-        return null; // a streaming body: not read, not limited
-      }
+      streamed = body == null;
+      // A body that cannot be read first (a streamed one) is limited with what is known: one
+      // request, and tokens as for a prompt unseen (the default output estimate), settled from
+      // the answer's usage as any other. It is sent once, as the app produces it: never to a
+      // fallback, never again.
       outbound = OutboundRequest.of(request.request().getMethod(), uri,
-          Classic5Messages.headersOf(request.request()), body);
-      transport = new Async5Transport(client, target, request.request(), described, push, context,
-          outbound);
+          Classic5Messages.headersOf(request.request()), streamed ? NO_BODY : body);
+      transport = new Async5Transport(client, target, request.request(), described,
+          streamed ? request.streamed(producer) : null, push, context, outbound);
     } catch (URISyntaxException | IOException | RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
-      return null; // the producer was reset: the client sends the app's request as it was
+      return null; // a repeatable producer was reset: the app's request goes as it was
     }
     BasicFuture<Object> future = new BasicFuture<>(callback);
     Delivery delivery = new Delivery(transport, body, consumer, context, future);
     try {
-      gate.callAsync(outbound, true, transport).whenComplete(delivery::deliver);
+      gate.callAsync(outbound, !streamed, transport).whenComplete(delivery::deliver);
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
-      return null;
+      delivery.original();
     }
     return future;
   }
@@ -144,6 +172,7 @@ public final class Async5Execution {
         if (result instanceof CallResult.Forwarded<AsyncAttempt> forwarded) {
           forwarded.response().forwardTo(consumer, forwarded.usage(), new Done(future));
         } else {
+          transport.releaseUnsent(); // a streamed body Tollgate answered for: never produced
           synthetic(((CallResult.Synthetic<AsyncAttempt>) result).response());
         }
       } catch (HttpException | IOException e) {
@@ -175,8 +204,11 @@ public final class Async5Execution {
       consumer.releaseResources();
     }
 
-    /** After a failure of ours: the app's request as it was, to its own consumer. */
-    private void original() {
+    /**
+     * After a failure of ours: the app's request as it was, to its own consumer; a streamed body
+     * already sent cannot be, and the app's future fails.
+     */
+    void original() {
       try {
         transport.sendOriginal(body, consumer, new Done(future));
       } catch (RuntimeException | LinkageError e) {

@@ -9,6 +9,8 @@ import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hc.client5.http.async.methods.ConfigurableHttpRequest;
 import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -27,8 +29,9 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 /**
  * Sends each attempt the gate plans through the app's own async client, with the body read into
  * memory: the app's request for the provider it addressed, a rebuilt one (URL, headers, body of
- * the plan, the app's request config) for a fallback. Completes with the attempt once its head has
- * arrived; nothing here blocks. Only Tollgate's own hook is skipped ({@link #sending()}).
+ * the plan, the app's request config) for a fallback. A streamed body (not read into memory) goes
+ * once, from the app's own producer. Completes with the attempt once its head has arrived;
+ * nothing here blocks. Only Tollgate's own hook is skipped ({@link #sending()}).
  */
 final class Async5Transport implements AsyncTransport<AsyncAttempt> {
 
@@ -42,17 +45,25 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
   private final HandlerFactory<AsyncPushConsumer> push;
   private final HttpContext context;
   private final OutboundRequest outbound;
+  /** For a streamed body: the app's producer until it is handed to the client (once), else null. */
+  private final AtomicReference<AsyncRequestProducer> unsentStream;
+  private final boolean streamed;
   /** The exceptions the client failed attempts with: the app's to see, not ours. */
   private final Set<Throwable> clientFailures = Collections.synchronizedSet(
       Collections.newSetFromMap(new IdentityHashMap<>()));
 
+  /**
+   * @param streamed the app's producer of a body not read into memory, null when it was read
+   */
   Async5Transport(CloseableHttpAsyncClient client, HttpHost target, HttpRequest original,
-      EntityDetails described, HandlerFactory<AsyncPushConsumer> push, HttpContext context,
-      OutboundRequest outbound) {
+      EntityDetails described, AsyncRequestProducer streamed,
+      HandlerFactory<AsyncPushConsumer> push, HttpContext context, OutboundRequest outbound) {
     this.client = client;
     this.target = target;
     this.original = original;
     this.described = described;
+    this.unsentStream = new AtomicReference<>(streamed);
+    this.streamed = streamed != null;
     this.push = push;
     this.context = context;
     this.outbound = outbound;
@@ -62,32 +73,14 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     return SENDING.get() != null;
   }
 
-  @Override
-  public CompletableFuture<AsyncAttempt> send(OutboundRequest plan) {
-    boolean asAddressed = plan == outbound || plan.equals(outbound);
-    AsyncAttempt attempt = new AsyncAttempt(clientFailures);
-    execute(asAddressed ? target : Classic5Messages.hostOf(plan.uri()),
-        producer(asAddressed ? original : rebuilt(plan), plan.body()), attempt, new Ended(attempt));
-    return attempt.head();
-  }
-
-  /** The app's own request as it was, with its body read into memory, to the app's consumer. */
-  void sendOriginal(byte[] body, AsyncResponseConsumer<Object> consumer,
-      FutureCallback<Object> done) {
-    execute(target, producer(original, body), consumer, done);
-  }
-
-  boolean isClientFailure(Throwable error) {
-    return clientFailures.contains(error);
-  }
-
-  private void execute(HttpHost host, AsyncRequestProducer producer,
-      AsyncResponseConsumer<Object> consumer,
-      FutureCallback<Object> callback) {
+  /** A call Tollgate does not take, sent through the client as Tollgate's own. */
+  static <T> Future<T> passThrough(CloseableHttpAsyncClient client, HttpHost target,
+      AsyncRequestProducer producer, AsyncResponseConsumer<T> consumer,
+      HandlerFactory<AsyncPushConsumer> push, HttpContext context, FutureCallback<T> callback) {
     Boolean outer = SENDING.get();
     SENDING.set(Boolean.TRUE);
     try {
-      client.execute(host, producer, consumer, push, context, callback);
+      return client.execute(target, producer, consumer, push, context, callback);
     } finally {
       if (outer == null) {
         SENDING.remove();
@@ -95,7 +88,48 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     }
   }
 
+  @Override
+  public CompletableFuture<AsyncAttempt> send(OutboundRequest plan) {
+    boolean asAddressed = plan == outbound || plan.equals(outbound);
+    AsyncRequestProducer producer = asAddressed ? producer(original, plan.body())
+        : producer(rebuilt(plan), plan.body());
+    AsyncAttempt attempt = new AsyncAttempt(clientFailures);
+    passThrough(client, asAddressed ? target : Classic5Messages.hostOf(plan.uri()), producer,
+        attempt, push, context, new Ended(attempt));
+    return attempt.head();
+  }
+
+  /**
+   * The app's own request as it was, with its body read into memory (or its stream, if not yet
+   * sent), to the app's consumer.
+   *
+   * @throws IllegalStateException a streamed body already sent: it cannot be sent again
+   */
+  void sendOriginal(byte[] body, AsyncResponseConsumer<Object> consumer,
+      FutureCallback<Object> done) {
+    passThrough(client, target, producer(original, body), consumer, push, context, done);
+  }
+
+  /** A streamed body never sent (Tollgate answered instead): its producer's resources freed. */
+  void releaseUnsent() {
+    AsyncRequestProducer unsent = unsentStream.getAndSet(null);
+    if (unsent != null) {
+      unsent.releaseResources();
+    }
+  }
+
+  boolean isClientFailure(Throwable error) {
+    return clientFailures.contains(error);
+  }
+
   private AsyncRequestProducer producer(HttpRequest request, byte[] body) {
+    if (streamed) {
+      AsyncRequestProducer once = request == original ? unsentStream.getAndSet(null) : null;
+      if (once == null) {
+        throw new IllegalStateException("a streamed request body is sent once, as addressed");
+      }
+      return once;
+    }
     return new BasicRequestProducer(request,
         described == null ? null : new BytesEntityProducer(body, described));
   }

@@ -16,8 +16,9 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 /**
  * Reads an app's request out of its {@link AsyncRequestProducer}, as the client would: first the
  * head ({@code sendRequest}), then, for a provider call, the body ({@code produce} until the end of
- * the stream). Only repeatable producers are read: a repeatable producer starts over after
- * {@code releaseResources()}, so the app's request can still be sent as it was.
+ * the stream). Only a repeatable producer's body is read: a repeatable producer starts over after
+ * {@code releaseResources()}, so the app's request can still be sent as it was. Any other (a
+ * streamed body) is sent once as it is, with the head read here ({@link #streamed}).
  */
 final class RequestCapture implements RequestChannel, DataStreamChannel {
 
@@ -31,15 +32,26 @@ final class RequestCapture implements RequestChannel, DataStreamChannel {
 
   private RequestCapture() {}
 
-  /** The request head, or null when the producer is not repeatable. */
+  /** The request head, or null when the producer announced none. */
   static RequestCapture head(AsyncRequestProducer producer, HttpContext context)
       throws HttpException, IOException {
-    if (!producer.isRepeatable()) {
-      return null;
-    }
     RequestCapture capture = new RequestCapture();
     producer.sendRequest(capture, context);
     return capture.request == null ? null : capture;
+  }
+
+  /**
+   * The app's producer as it must now be sent, its head having been read here: itself when it is
+   * repeatable (it starts over), else a producer that announces the head read and leaves the body
+   * to the app's.
+   */
+  AsyncRequestProducer sendable(AsyncRequestProducer producer) {
+    return producer.isRepeatable() ? producer : streamed(producer);
+  }
+
+  /** The app's producer with the head read here: its body is sent once, as it is produced. */
+  StreamedRequestProducer streamed(AsyncRequestProducer producer) {
+    return new StreamedRequestProducer(request, details, producer);
   }
 
   HttpRequest request() {
@@ -52,12 +64,16 @@ final class RequestCapture implements RequestChannel, DataStreamChannel {
   }
 
   /**
-   * The whole body, or null when the producer did not finish it at once (a streaming body); the
-   * producer is reset either way.
+   * The whole body, or null when it cannot be read into memory first: the producer is not
+   * repeatable, or did not finish it at once (a streaming body); a repeatable producer is reset
+   * either way.
    */
   byte[] body(AsyncRequestProducer producer) throws IOException {
     if (details == null) {
       return new byte[0];
+    }
+    if (!producer.isRepeatable()) {
+      return null;
     }
     body = new ByteArrayOutputStream(
         (int) Math.max(0, Math.min(details.getContentLength(), 64 * 1024)));

@@ -33,7 +33,12 @@ final class GatedCall {
 
   private GatedCall() {}
 
-  static Response run(Gate gate, Interceptor.Chain chain, Request request) throws IOException {
+  /**
+   * @param mayPause false on a thread that must not sleep (OkHttp's dispatcher, running an
+   *     enqueued call): no wait for room, no switch-over jitter ({@link Gate#callWithoutPausing})
+   */
+  static Response run(Gate gate, Interceptor.Chain chain, Request request, boolean mayPause)
+      throws IOException {
     RequestBody body = request.body();
     URI uri;
     try {
@@ -65,7 +70,8 @@ final class GatedCall {
     }
     CallResult<Response> result;
     try {
-      result = gate.call(outbound, replayable, transport);
+      result = mayPause ? gate.call(outbound, replayable, transport)
+          : gate.callWithoutPausing(outbound, replayable, transport);
     } catch (OkHttpTransport.ProceedFailure e) {
       throw e.original();
     } catch (RuntimeException | LinkageError e) {

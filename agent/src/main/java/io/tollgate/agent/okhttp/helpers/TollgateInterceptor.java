@@ -1,8 +1,11 @@
 package io.tollgate.agent.okhttp.helpers;
 
 import io.tollgate.agent.AgentGates;
+import io.tollgate.agent.CallerThreads;
+import io.tollgate.agent.EnqueuedTenants;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.gate.Gate;
+import io.tollgate.gate.Tenants;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
@@ -20,7 +23,7 @@ public final class TollgateInterceptor implements Interceptor {
 
   static final String WHERE = "okhttp.interceptor";
 
-  /** Null for the agent's: the gates of this JVM ({@link AgentGates}) while Tollgate runs. */
+  /** Null for the agent's: the gate of this JVM ({@link AgentGates}) while Tollgate runs. */
   private final Gate gate;
 
   /** The agent's: the gate of this JVM while Tollgate runs, nothing otherwise. */
@@ -60,11 +63,16 @@ public final class TollgateInterceptor implements Interceptor {
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
     Gate through = null;
+    boolean mayPause = true;
+    Tenants.Scope tenant = null;
     try {
       Gate configured = gate != null ? gate : AgentGates.gate();
       if (configured != null && configured.watchesHost(request.url().host())) {
-        // only a call to a provider's host asks which gate this thread gets
-        through = gate != null ? gate : AgentGates.forCurrentThread();
+        through = configured;
+        // The agent marks the app's thread inside execute(): anywhere else (the dispatcher of
+        // enqueue) no thread may sleep, nor wait for room. Without the agent, the gate decides.
+        mayPause = gate != null || CallerThreads.mayWait();
+        tenant = EnqueuedTenants.bindFor(chain.call());
       }
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
@@ -72,6 +80,12 @@ public final class TollgateInterceptor implements Interceptor {
     if (through == null) {
       return chain.proceed(request);
     }
-    return GatedCall.run(through, chain, request);
+    try {
+      return GatedCall.run(through, chain, request, mayPause);
+    } finally {
+      if (tenant != null) {
+        tenant.close();
+      }
+    }
   }
 }

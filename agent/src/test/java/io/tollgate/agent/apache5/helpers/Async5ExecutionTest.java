@@ -17,6 +17,8 @@ import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -195,16 +197,57 @@ class Async5ExecutionTest {
   }
 
   @Test
+  void limitsAStreamedBodyAndSendsItOnceAsTheAppProducesItNeverToAFallback() throws Exception {
+    primary.script().next(1, Fault.rateLimited(Duration.ZERO));
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 2
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: backup-key
+        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    List<ChunkedJsonProducer> bodies = new ArrayList<>();
+    List<Integer> statuses = new ArrayList<>();
+
+    for (int i = 0; i < 4; i++) {
+      ChunkedJsonProducer body = new ChunkedJsonProducer(CHAT);
+      bodies.add(body);
+      statuses.add(execute(streamed(primary, body), primary.uri("/v1/chat/completions"))
+          .response().getCode());
+    }
+
+    assertThat(statuses).as("refused upstream (no fallback for a stream), admitted twice, limited")
+        .containsExactly(429, 200, 200, 429);
+    assertThat(primary.requests()).hasSize(3).allSatisfy(r -> {
+      assertThat(r.bodyText()).isEqualTo(CHAT);
+      assertThat(r.header("transfer-encoding")).isEqualTo("chunked");
+      assertThat(r.header("authorization")).isEqualTo("Bearer app-key");
+    });
+    assertThat(backup.requestCount()).isZero();
+    assertThat(bodies.get(3).produced.get()).as("the limited call's body is never produced").isZero();
+    assertThat(bodies.get(3).released.get()).as("but its resources are released").isEqualTo(1);
+    assertThat(bodies.subList(0, 3)).allSatisfy(body ->
+        assertThat(body.produced.get()).as("produced by the client, piece by piece").isEqualTo(3));
+  }
+
+  @Test
   void readsOnlyRepeatableRequestsAndHandsTheProducerBackAsItWas() throws Exception {
+    ChunkedJsonProducer chunks = new ChunkedJsonProducer(CHAT);
     AsyncRequestProducer streamed = new BasicRequestProducer(
         new BasicHttpRequest("POST", URI.create(primary.baseUrl() + "/v1/chat/completions")),
-        new StringAsyncEntityProducer(CHAT, ContentType.APPLICATION_JSON)) {
-      @Override
-      public boolean isRepeatable() {
-        return false;
-      }
-    };
-    assertThat(RequestCapture.head(streamed, null)).as("a streamed body is never read").isNull();
+        chunks);
+    RequestCapture head = RequestCapture.head(streamed, null);
+    assertThat(head.request().getMethod()).isEqualTo("POST");
+    assertThat(head.body(streamed)).as("a streamed body is never read").isNull();
+    assertThat(chunks.produced.get()).isZero();
+    assertThat(head.sendable(streamed)).isInstanceOf(StreamedRequestProducer.class);
 
     AsyncRequestProducer repeatable = new BasicRequestProducer(
         new BasicHttpRequest("POST", URI.create(primary.baseUrl() + "/v1/chat/completions")),
@@ -215,12 +258,23 @@ class Async5ExecutionTest {
         java.nio.charset.StandardCharsets.UTF_8)).as("reset: read again whole").isEqualTo(CHAT);
   }
 
+  private static AsyncRequestProducer streamed(MockLlmServer server, ChunkedJsonProducer body) {
+    BasicHttpRequest request = new BasicHttpRequest("POST",
+        URI.create(server.baseUrl() + "/v1/chat/completions"));
+    request.setHeader("Authorization", "Bearer app-key");
+    return new BasicRequestProducer(request, body);
+  }
+
   /** What the app got: the future's response, and what its callback was given. */
   private record Answer(SimpleHttpResponse response, CompletableFuture<SimpleHttpResponse> callback) {}
 
+  private Answer execute(SimpleHttpRequest request) throws Exception {
+    return execute(SimpleRequestProducer.create(request), request.getUri());
+  }
+
   /** What the advice does around {@code doExecute}. */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private Answer execute(SimpleHttpRequest request) throws Exception {
+  private Answer execute(AsyncRequestProducer producer, URI uri) throws Exception {
     CompletableFuture<SimpleHttpResponse> called = new CompletableFuture<>();
     FutureCallback<SimpleHttpResponse> callback = new FutureCallback<>() {
       @Override
@@ -238,15 +292,14 @@ class Async5ExecutionTest {
         called.cancel(false);
       }
     };
-    AsyncRequestProducer producer = SimpleRequestProducer.create(request);
     SimpleResponseConsumer consumer = SimpleResponseConsumer.create();
-    URI uri = request.getUri();
     HttpHost target = new HttpHost(uri.getScheme(), uri.getHost(), uri.getPort());
-    Future handled = Async5Execution.run(gate, client, target, producer,
-        RequestCapture.head(producer, null), (org.apache.hc.core5.http.nio.AsyncResponseConsumer) consumer,
-        null, null, (FutureCallback) callback);
+    RequestCapture head = RequestCapture.head(producer, null);
+    Future handled = Async5Execution.run(gate, client, target, producer, head,
+        (org.apache.hc.core5.http.nio.AsyncResponseConsumer) consumer, null, null,
+        (FutureCallback) callback);
     Future<SimpleHttpResponse> future = handled != null ? handled
-        : client.execute(target, producer, consumer, null, null, callback);
+        : client.execute(target, head.sendable(producer), consumer, null, null, callback);
     return new Answer(future.get(10, TimeUnit.SECONDS), called);
   }
 

@@ -22,11 +22,13 @@ import org.apache.http.util.EntityUtils;
  * handed it, in {@link OkHttpApp}'s format.
  *
  * <pre>
- * ApacheClassic4App (sync|open|stream) URL (JSON|-) [...]
+ * ApacheClassic4App (sync|open|stream|unread) URL (JSON|-) [...]
  * </pre>
  *
  * {@code sync} reads the answer in a response handler, {@code open} from the response that
- * {@code execute} returns, {@code stream} from its content stream in small reads.
+ * {@code execute} returns, {@code stream} from its content stream in small reads; {@code unread}
+ * closes the response {@code execute} returns without touching its entity (and prints an empty
+ * body).
  */
 public final class ApacheClassic4App {
 
@@ -50,6 +52,12 @@ public final class ApacheClassic4App {
         String line;
         if (mode.equals("sync")) {
           line = client.execute(request, response -> describe(response, false));
+        } else if (mode.equals("unread")) {
+          try (CloseableHttpResponse response = client.execute(request)) {
+            line = "status=" + response.getStatusLine().getStatusCode()
+                + " retry-after=" + header(response, "Retry-After")
+                + " content-type=" + header(response, "Content-Type") + " body=";
+          }
         } else {
           try (CloseableHttpResponse response = client.execute(request)) {
             line = describe(response, mode.equals("stream"));

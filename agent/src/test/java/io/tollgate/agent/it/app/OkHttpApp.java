@@ -15,15 +15,17 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 
 /**
- * An unmodified app as the agent meets it: plain OkHttp, no Tollgate on its class path. It makes
- * the calls its arguments list, one after the other, and prints what OkHttp handed it.
+ * An unmodified app as the agent meets it: plain OkHttp, no Tollgate on its class path but the
+ * agent jar. It makes the calls its arguments list, one after the other, and prints what OkHttp
+ * handed it.
  *
  * <pre>
  * OkHttpApp (sync|async|stream) URL (JSON|-) [(sync|async|stream) URL (JSON|-) ...]
  * </pre>
  *
  * Each call prints one line: {@code call N MODE status=200 retry-after=- content-type=... body=BASE64}.
- * The key sent is {@code Authorization: Bearer $APP_KEY}.
+ * The key sent is {@code Authorization: Bearer $APP_KEY}; with {@code APP_TENANT} set, every call
+ * is made (and every {@code enqueue} called) with that tenant bound on the main thread.
  */
 public final class OkHttpApp {
 
@@ -37,7 +39,9 @@ public final class OkHttpApp {
     OkHttpClient client = new OkHttpClient.Builder()
         .readTimeout(20, TimeUnit.SECONDS)
         .build();
-    try {
+    String tenantId = System.getenv("APP_TENANT");
+    // AppTenant (which names Tollgate's Tenants) is loaded only when a tenant is asked for
+    try (AutoCloseable tenant = tenantId == null ? () -> { } : AppTenant.bind(tenantId)) {
       for (int i = 0; i + 2 < args.length; i += 3) {
         String mode = args[i];
         Request.Builder request = new Request.Builder()

@@ -3,36 +3,50 @@ package io.tollgate.agent.okhttp.helpers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tollgate.agent.EnqueuedTenants;
+import io.tollgate.agent.InstalledGate;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
+import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Reservation;
 import io.tollgate.limiter.Subject;
+import io.tollgate.router.ProviderBreakers;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import okhttp3.Call;
+import okhttp3.Callback;
 import okhttp3.Interceptor;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
 import okio.BufferedSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The interceptor wired by hand (no agent) into OkHttp 3.14, the oldest supported line, against
- * mock providers; the agent wiring and the other OkHttp lines are covered by the forked-JVM tests.
+ * mock providers, through a gate of its own or the agent's ({@link InstalledGate}); the agent
+ * wiring and the other OkHttp lines are covered by the forked-JVM tests.
  */
 class TollgateInterceptorTest {
 
@@ -45,6 +59,7 @@ class TollgateInterceptorTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private Gate gate;
+  private ProviderBreakers breakers;
 
   @BeforeEach
   void reset() {
@@ -56,6 +71,9 @@ class TollgateInterceptorTest {
   void close() {
     if (gate != null) {
       gate.close();
+    }
+    if (breakers != null) {
+      breakers.close();
     }
   }
 
@@ -217,6 +235,113 @@ class TollgateInterceptorTest {
       assertThat(r.header("authorization")).isEqualTo("Bearer app-key");
       assertThat(r.bodyText()).isEqualTo(CHAT);
     });
+  }
+
+  @Test
+  void anEnqueuedCallIsChargedToTheTenantBoundWhereItWasEnqueued() throws Exception {
+    gate = Gate.create(config("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+          tenants:
+            header: X-Tenant-Id
+            limits:
+              requests-per-minute: 2
+        """.formatted(primary.baseUrl())));
+    OkHttpClient client = agentsClient();
+    List<Integer> statuses = new ArrayList<>();
+
+    try (InstalledGate installed = InstalledGate.of(gate)) {
+      try (Tenants.Scope acme = Tenants.bind("acme")) {
+        for (int i = 0; i < 3; i++) {
+          statuses.add(enqueued(client, chat(primary)).code());
+        }
+      }
+      statuses.add(enqueued(client, chat(primary)).code()); // no tenant: the provider's only
+    }
+
+    assertThat(statuses).containsExactly(200, 200, 429, 200);
+    assertThat(primary.requestCount()).isEqualTo(3);
+    Limits tenantLimits = gate.config().tenants().orElseThrow().limitsFor("acme").toLimits();
+    Decision acme = gate.limiter().reserve(Subject.of("tenant", "acme"), tenantLimits, 0, 1);
+    acme.reservation().ifPresent(gate.limiter()::release);
+    assertThat(acme.remainingRequests()).as("the tenant's 2 requests a minute, both spent").isZero();
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS) // a slept jitter or limit wait fails it
+  void anEnqueuedCallNeitherWaitsForRoomNorJittersBeforeAFallback() throws Exception {
+    TollgateConfig config = config("""
+        tollgate:
+          on-limit: wait
+          max-wait: 2m
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 1
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: backup-key
+              limits:
+                requests-per-minute: 1
+        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    // The seed draws a switch-over jitter of minutes: a dispatcher thread that slept it would
+    // still be asleep when the test times out; so would one waiting a minute for room.
+    assertThat(new Random(3).nextLong(Duration.ofHours(1).toMillis() + 1))
+        .isGreaterThan(Duration.ofMinutes(5).toMillis());
+    breakers = ProviderBreakers.builder(config.breaker())
+        .switchOverJitter(Duration.ofHours(1)).random(new Random(3)).build();
+    gate = Gate.builder(config).breakers(breakers).build();
+    primary.script().next(1, Fault.rateLimited(Duration.ZERO));
+    OkHttpClient client = agentsClient();
+
+    try (InstalledGate installed = InstalledGate.of(gate)) {
+      Response switched = enqueued(client, chat(primary)); // primary refuses upstream: backup
+      Response admitted = enqueued(client, chat(primary));
+      Response limited = enqueued(client, chat(primary)); // no room left anywhere for a minute
+
+      assertThat(switched.code()).isEqualTo(200);
+      assertThat(switched.request().url().port()).isEqualTo(backup.port());
+      assertThat(admitted.code()).isEqualTo(200);
+      assertThat(admitted.request().url().port()).isEqualTo(primary.port());
+      assertThat(limited.code()).isEqualTo(429);
+      assertThat(limited.header("Retry-After")).matches("\\d+");
+    }
+    assertThat(primary.requestCount()).isEqualTo(2);
+    assertThat(backup.requestCount()).isEqualTo(1);
+  }
+
+  /** A client as the agent builds it: the interceptor working through the agent's gate. */
+  private static OkHttpClient agentsClient() {
+    return new OkHttpClient.Builder().addInterceptor(new TollgateInterceptor()).build();
+  }
+
+  /** {@code enqueue}, as the agent's advice sees it, with the answer read whole on the dispatcher. */
+  private static Response enqueued(OkHttpClient client, Request request) throws Exception {
+    Call call = client.newCall(request);
+    EnqueuedTenants.remember(call); // what the agent's advice on enqueue does
+    CompletableFuture<Response> answer = new CompletableFuture<>();
+    call.enqueue(new Callback() {
+      @Override
+      public void onFailure(Call failed, IOException e) {
+        answer.completeExceptionally(e);
+      }
+
+      @Override
+      public void onResponse(Call answered, Response response) throws IOException {
+        try (Response r = response) {
+          byte[] body = r.body().bytes();
+          answer.complete(r.newBuilder().body(ResponseBody.create(r.body().contentType(), body)).build());
+        }
+      }
+    });
+    return answer.get(60, TimeUnit.SECONDS);
   }
 
   private long used() {

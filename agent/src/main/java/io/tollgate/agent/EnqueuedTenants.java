@@ -1,0 +1,39 @@
+package io.tollgate.agent;
+
+import io.tollgate.gate.Tenants;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.WeakHashMap;
+
+/**
+ * The tenant bound ({@link Tenants#bind}) on the thread that handed an asynchronous call to its
+ * client (OkHttp's {@code enqueue}), kept for the client's thread that later runs it: the call is
+ * charged to the tenant that made it, not to whoever the dispatcher thread serves. Keyed by the
+ * client's call object, weakly: a call cancelled before it ran leaves nothing behind.
+ */
+public final class EnqueuedTenants {
+
+  private static final Map<Object, String> BY_CALL =
+      Collections.synchronizedMap(new WeakHashMap<>());
+  private static final Tenants.Scope NOTHING_BOUND = () -> { };
+
+  private EnqueuedTenants() {}
+
+  /** Called where the app enqueues {@code call}: keeps the tenant of this thread, if any. */
+  public static void remember(Object call) {
+    Optional<String> tenant = Tenants.current();
+    if (tenant.isPresent()) {
+      BY_CALL.put(call, tenant.get());
+    }
+  }
+
+  /**
+   * Binds, on the thread running {@code call}, the tenant that was bound where it was enqueued
+   * (once: the entry is taken); nothing when there was none.
+   */
+  public static Tenants.Scope bindFor(Object call) {
+    String tenant = BY_CALL.remove(call);
+    return tenant == null ? NOTHING_BOUND : Tenants.bind(tenant);
+  }
+}

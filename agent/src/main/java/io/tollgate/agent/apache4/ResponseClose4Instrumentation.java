@@ -1,0 +1,40 @@
+package io.tollgate.agent.apache4;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.tollgate.agent.apache4.helpers.Classic4Execution;
+import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+import org.apache.http.client.methods.CloseableHttpResponse;
+
+/**
+ * {@code close()} of the response HttpClient 4.5's clients return ({@code HttpResponseProxy}, of
+ * {@code HttpClientBuilder}'s clients and {@code createMinimal()}): it releases the connection
+ * without touching the entity, so a provider's answer closed unread would leave its reservation
+ * open. The {@code DefaultHttpClient} family's response consumes its entity on close: no hook.
+ */
+public final class ResponseClose4Instrumentation implements TypeInstrumentation {
+
+  @Override
+  public ElementMatcher<TypeDescription> typeMatcher() {
+    return named("org.apache.http.impl.execchain.HttpResponseProxy");
+  }
+
+  @Override
+  public void transform(Advices advices) {
+    advices.apply(named("close").and(takesArguments(0)), getClass().getName() + "$CloseAdvice");
+  }
+
+  /** Inlined at the start of {@code HttpResponseProxy.close()}. */
+  public static final class CloseAdvice {
+    private CloseAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.This CloseableHttpResponse response) {
+      Classic4Execution.closing(response);
+    }
+  }
+}
