@@ -24,7 +24,7 @@ class GateFallbackTest {
   private MockLlmServer primary;
   private MockLlmServer backup;
   private Gate gate;
-  private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(2));
+  private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
 
   @BeforeEach
   void start() {
@@ -130,8 +130,10 @@ class GateFallbackTest {
 
   @Test
   void aHangingProviderTimesOutAndTheFallbackAnswers() throws Exception {
-    primary.script().next(1, Fault.latency(Duration.ofSeconds(3)));
-    JdkTransport impatient = new JdkTransport(Duration.ofMillis(300));
+    // the client's classes loaded and warm first, so that only the hang can exceed the timeout
+    transport.send(chat(backup.baseUrl(), "sk-app", CHAT)).body().close();
+    primary.script().next(1, Fault.latency(Duration.ofSeconds(20)));
+    JdkTransport impatient = new JdkTransport(Duration.ofSeconds(2));
 
     CallResult<HttpResponse<InputStream>> result =
         gate.call(chat(primary.baseUrl(), "sk-app", CHAT), true, impatient);

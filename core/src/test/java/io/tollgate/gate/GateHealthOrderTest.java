@@ -21,7 +21,7 @@ class GateHealthOrderTest {
         MockLlmServer steady = MockLlmServer.start()) {
       primary.script().always(Fault.status(503));
       flaky.script().next(1, Fault.status(500));
-      JdkTransport transport = new JdkTransport(Duration.ofSeconds(2));
+      JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
       try (Gate gate = Gate.create(config("""
           tollgate:
             breaker: { failures: 10, window: 10s, open-for: 30s }

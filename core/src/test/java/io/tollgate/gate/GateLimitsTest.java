@@ -33,7 +33,7 @@ class GateLimitsTest {
 
   private static RedisServer redis;
   private MockLlmServer provider;
-  private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(2));
+  private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
 
   @BeforeAll
   static void startRedis() {

@@ -30,7 +30,7 @@ class GateSharedBreakerTest {
               primary: { base-url: "%s", fallbacks: [backup] }
               backup: { base-url: "%s", api-key: sk-backup }
           """.formatted(redis.uri(), primary.baseUrl(), backup.baseUrl());
-      JdkTransport transport = new JdkTransport(Duration.ofSeconds(2));
+      JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
       try (Gate first = Gate.create(config(yaml, Map.of()));
           Gate second = Gate.create(config(yaml, Map.of()))) {
         primary.script().always(Fault.status(503));
