@@ -138,7 +138,8 @@ public final class ResilientRateLimiter implements RateLimiter {
   public void settleLater(Reservation reservation, long actualTokens) {
     Settlement settlement = new Settlement(reservation, actualTokens);
     if (reservation.local() || !settles.offer(settlement)) {
-      settle(reservation, actualTokens); // the queue is full or closed: bounded by the Redis timeout
+      // in memory; or the queue is full or closed: on this thread, bounded by the Redis timeout
+      settle(reservation, actualTokens);
     }
   }
 
