@@ -10,6 +10,9 @@ import java.util.Optional;
 /** The limiter a configuration asks for: in memory without {@code redis:}, else Redis with its policy. */
 public final class Limiters {
 
+  /** Closing waits this many Redis timeouts, at most, for settles still queued. */
+  static final int DRAIN_TIMEOUTS = 5;
+
   private Limiters() {}
 
   /** A limiter with its own Redis connection, closed with it. */
@@ -40,6 +43,7 @@ public final class Limiters {
         .onFailure(config.onFailure())
         .localShare(config.localShare())
         .reservationTtl(config.reservationTtl())
+        .drainOnClose(config.timeout().multipliedBy(DRAIN_TIMEOUTS))
         .build();
   }
 }

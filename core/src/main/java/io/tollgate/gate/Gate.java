@@ -261,6 +261,17 @@ public final class Gate implements AutoCloseable {
     return parts.limiter();
   }
 
+  /**
+   * Waits until the settles of the calls that have ended so far are applied (a Redis limiter
+   * applies them on a thread of its own, shortly after each body ends): for tests and tools that
+   * read the limiter's state right after a call.
+   *
+   * @return false when {@code timeout} passed first
+   */
+  public boolean awaitSettled(Duration timeout) {
+    return parts.limiter().awaitSettled(timeout);
+  }
+
   /** The breakers of this gate's providers. */
   public ProviderBreakers breakers() {
     return parts.breakers();
@@ -271,6 +282,11 @@ public final class Gate implements AutoCloseable {
     return parts.health();
   }
 
+  /**
+   * Closes what this gate made: its limiter first applies the settles it still holds (for at most
+   * 5 × {@code tollgate.redis.timeout}), then the Redis connection closes. A limiter given to the
+   * builder does the same when its owner closes it.
+   */
   @Override
   public void close() {
     for (AutoCloseable closeable : owned) {

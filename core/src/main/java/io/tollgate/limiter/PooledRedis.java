@@ -4,6 +4,7 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.providers.PooledConnectionProvider;
 
@@ -18,5 +19,13 @@ final class PooledRedis extends UnifiedJedis {
 
   PooledRedis(HostAndPort node, JedisClientConfig config, GenericObjectPoolConfig<Connection> pool) {
     super(new PooledConnectionProvider(node, config, pool), config.getRedisProtocol());
+  }
+
+  /**
+   * A pipeline on one pooled connection, given back when the pipeline closes. Not {@code
+   * pipelined()}: its return type differs between Jedis 6 and 7, this constructor does not.
+   */
+  Pipeline pipeline() {
+    return new Pipeline(provider.getConnection(), true);
   }
 }

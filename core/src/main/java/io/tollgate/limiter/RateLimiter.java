@@ -1,5 +1,6 @@
 package io.tollgate.limiter;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,6 +10,9 @@ import java.util.List;
  * <p>Implementations: {@link InMemoryRateLimiter} (one JVM), {@link RedisRateLimiter} (a fleet,
  * standalone Redis or Cluster) and {@link ResilientRateLimiter} (Redis with a local guard when it is
  * unreachable). All pass the same contract tests.
+ *
+ * <p>A call that has its answer settles with {@link #settleLater}: the shared backends apply it on
+ * a thread of their own, so that the caller does not wait for the round trip.
  */
 public interface RateLimiter extends AutoCloseable {
 
@@ -31,6 +35,43 @@ public interface RateLimiter extends AutoCloseable {
    * @return true when applied; false when this reservation was already settled, released or expired
    */
   boolean settle(Reservation reservation, long actualTokens);
+
+  /**
+   * Settles as {@link #settle} does, now or shortly after: the Redis limiters hand it to a
+   * background thread ({@code tollgate-settle}) that sends queued settles together, and settle on
+   * the caller's thread only when that queue is full or closed. It is applied exactly once all the
+   * same; a reservation made meanwhile may still see the estimate charged. In memory it is
+   * applied at once.
+   *
+   * @throws IllegalArgumentException when {@code actualTokens} is negative
+   */
+  default void settleLater(Reservation reservation, long actualTokens) {
+    settle(reservation, actualTokens);
+  }
+
+  /**
+   * Settles each as {@link #settle} would, in one go where the backend can (one pipeline on a
+   * standalone Redis).
+   *
+   * @return how many were applied; a duplicate, or one settled or released before, is not
+   */
+  default int settleEach(List<Settlement> settlements) {
+    int applied = 0;
+    for (Settlement settlement : settlements) {
+      applied += settle(settlement.reservation(), settlement.actualTokens()) ? 1 : 0;
+    }
+    return applied;
+  }
+
+  /**
+   * Waits until every settle handed to {@link #settleLater} before this call is applied, or given
+   * up on as a settle that cannot reach the backend is (for tests, and before reading the backend).
+   *
+   * @return false when {@code timeout} passed first
+   */
+  default boolean awaitSettled(Duration timeout) {
+    return true;
+  }
 
   /** Gives back everything a failed or cancelled call reserved; false when nothing was left to give. */
   boolean release(Reservation reservation);
@@ -57,11 +98,17 @@ public interface RateLimiter extends AutoCloseable {
     decision.reservations().forEach(reservation -> settle(reservation, actualTokens));
   }
 
+  /** {@link #settleLater} for every reservation of an allowed joint decision. */
+  default void settleAllLater(JointDecision decision, long actualTokens) {
+    decision.reservations().forEach(reservation -> settleLater(reservation, actualTokens));
+  }
+
   /** Releases every reservation of an allowed joint decision. */
   default void releaseAll(JointDecision decision) {
     decision.reservations().forEach(this::release);
   }
 
+  /** Closes the backend; a Redis limiter first applies what {@link #settleLater} still holds (bounded). */
   @Override
   default void close() {}
 }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -24,6 +26,11 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * <p>Limits with {@link Limits#leases() leases} are served from local leases ({@link
  * LocalLeases}): one script call takes a batch of permits, the decisions are made here, and what
  * was not spent goes back when the lease ends or this limiter closes.
+ *
+ * <p>{@link #settleLater} hands settles to a background thread ({@link SettleQueue}), which sends
+ * what has queued up in one pipeline on a standalone Redis; on a Cluster one by one, each routed
+ * by its own key (a Cluster pipeline follows no redirection, and Jedis 6's starts threads per
+ * sync). A batch that fails is dropped and logged once per episode.
  */
 public final class RedisRateLimiter implements RateLimiter {
 
@@ -34,6 +41,8 @@ public final class RedisRateLimiter implements RateLimiter {
   private final Duration reservationTtl;
   private final AutoCloseable onClose;
   private final LocalLeases leases;
+  private final SettleQueue settles =
+      new SettleQueue(this::settleEach, SettleQueue.DEFAULT_DRAIN_ON_CLOSE);
   private volatile UnifiedJedis redis;
 
   private RedisRateLimiter(Supplier<UnifiedJedis> connector, Duration reservationTtl,
@@ -123,6 +132,61 @@ public final class RedisRateLimiter implements RateLimiter {
   }
 
   @Override
+  public void settleLater(Reservation reservation, long actualTokens) {
+    if (!settles.offer(new Settlement(reservation, actualTokens))) {
+      settle(reservation, actualTokens); // queue full or closed
+    }
+  }
+
+  /** Leased ones in this JVM; the others in one pipeline on a standalone Redis (see the class). */
+  @Override
+  public int settleEach(List<Settlement> settlements) {
+    int applied = 0;
+    List<Settlement> recorded = new ArrayList<>(settlements.size());
+    for (Settlement settlement : settlements) {
+      if (settlement.reservation().leased()) {
+        applied += settle(settlement.reservation(), settlement.actualTokens()) ? 1 : 0;
+      } else {
+        recorded.add(settlement);
+      }
+    }
+    if (recorded.size() > 1 && redis() instanceof PooledRedis pooled) {
+      return applied + settlePipelined(pooled, recorded);
+    }
+    return applied + RateLimiter.super.settleEach(recorded);
+  }
+
+  private int settlePipelined(PooledRedis client, List<Settlement> settlements) {
+    List<Response<Object>> replies = new ArrayList<>(settlements.size());
+    try (Pipeline pipeline = client.pipeline()) {
+      for (Settlement settlement : settlements) {
+        Reservation reservation = settlement.reservation();
+        replies.add(pipeline.evalsha(SCRIPT.sha1(), keys(reservation.subject(), reservation.id()),
+            args(reservation.limits(), "settle", settlement.actualTokens(), 0, 0, List.of())));
+      }
+      pipeline.sync();
+    }
+    int applied = 0;
+    for (int i = 0; i < settlements.size(); i++) {
+      boolean done;
+      try {
+        done = parse((List<?>) replies.get(i).get()).outcome() == 1;
+      } catch (JedisNoScriptException e) {
+        // the script did not run: settle sends it whole (EVAL), which caches it again
+        Settlement settlement = settlements.get(i);
+        done = settle(settlement.reservation(), settlement.actualTokens());
+      }
+      applied += done ? 1 : 0;
+    }
+    return applied;
+  }
+
+  @Override
+  public boolean awaitSettled(Duration timeout) {
+    return settles.awaitSettled(timeout);
+  }
+
+  @Override
   public boolean release(Reservation reservation) {
     if (reservation.leased()) {
       return leases.release(reservation);
@@ -139,9 +203,17 @@ public final class RedisRateLimiter implements RateLimiter {
   /** Runs the script; {@code id} names the reservation record, null for ops that keep none. */
   private List<?> run(Subject subject, String id, Limits limits, String op, long first,
       long second, long third, List<String> more) {
-    List<String> keys = id == null
+    return (List<?>) eval(keys(subject, id), args(limits, op, first, second, third, more));
+  }
+
+  private static List<String> keys(Subject subject, String id) {
+    return id == null
         ? List.of(stateKey(subject))
         : List.of(stateKey(subject), recordKey(subject, id));
+  }
+
+  private static List<String> args(Limits limits, String op, long first, long second, long third,
+      List<String> more) {
     List<Limit> all = limits.all();
     List<String> args = new ArrayList<>(5 + all.size() * 6 + more.size());
     args.add(op);
@@ -158,7 +230,7 @@ public final class RedisRateLimiter implements RateLimiter {
       args.add(Long.toString(limit.tickMicros()));
     }
     args.addAll(more);
-    return (List<?>) eval(keys, args);
+    return args;
   }
 
   private Object eval(List<String> keys, List<String> args) {
@@ -205,6 +277,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
   @Override
   public void close() {
+    settles.close(); // applies what is queued, while the client still works
     leases.close(); // gives back what is leased, while the client still works
     try {
       onClose.close();

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -25,11 +25,18 @@ import redis.clients.jedis.exceptions.JedisException;
  * breaker is open or a call fails, the {@link FailurePolicy} decides, and the decision is flagged
  * {@link Decision#degraded()}. A degraded episode is logged once when it starts, with the failure
  * that started it (a refused login named as such), and once when it ends.
+ *
+ * <p>{@link #settleLater} hands settles of shared reservations to a background thread ({@link
+ * SettleQueue}), which applies each batch through the same breaker: a batch that cannot reach
+ * Redis is dropped as a settle is. Closing waits for that queue, at most {@link
+ * Builder#drainOnClose}, before the shared limiter closes.
  */
 public final class ResilientRateLimiter implements RateLimiter {
 
   public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMillis(500);
   public static final double DEFAULT_LOCAL_SHARE = 1.0;
+  /** Five of {@link RedisClients#DEFAULT_TIMEOUT}. */
+  public static final Duration DEFAULT_DRAIN_ON_CLOSE = SettleQueue.DEFAULT_DRAIN_ON_CLOSE;
 
   private static final System.Logger LOG = System.getLogger(ResilientRateLimiter.class.getName());
 
@@ -42,6 +49,7 @@ public final class ResilientRateLimiter implements RateLimiter {
   private final AtomicLong degradedSinceMicros = new AtomicLong(-1);
   private final AtomicLong pastDegradedMicros = new AtomicLong();
   private final AtomicReference<JedisException> lastFailure = new AtomicReference<>();
+  private final SettleQueue settles;
 
   private ResilientRateLimiter(Builder builder) {
     this.clock = builder.clock;
@@ -49,6 +57,7 @@ public final class ResilientRateLimiter implements RateLimiter {
     this.policy = builder.policy;
     this.localShare = builder.localShare;
     this.local = InMemoryRateLimiter.localGuard(builder.clock, builder.reservationTtl);
+    this.settles = new SettleQueue(this::settleEach, builder.drainOnClose);
     this.breaker = CircuitBreaker.of("tollgate-redis", CircuitBreakerConfig.custom()
         .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
         .slidingWindowSize(2)
@@ -126,7 +135,37 @@ public final class ResilientRateLimiter implements RateLimiter {
     if (reservation.local()) {
       return local.settle(reservation, actualTokens);
     }
-    return onShared(() -> shared.settle(reservation, actualTokens));
+    return onShared(() -> shared.settle(reservation, actualTokens) ? 1 : 0) == 1;
+  }
+
+  /** A local reservation is settled at once (in memory: cheaper than a hand-off). */
+  @Override
+  public void settleLater(Reservation reservation, long actualTokens) {
+    Settlement settlement = new Settlement(reservation, actualTokens);
+    if (reservation.local() || !settles.offer(settlement)) {
+      // in memory; or the queue is full or closed: on this thread, bounded by the Redis timeout
+      settle(reservation, actualTokens);
+    }
+  }
+
+  /** The local ones in memory, the shared ones in one call of the shared limiter, through the breaker. */
+  @Override
+  public int settleEach(List<Settlement> settlements) {
+    int applied = 0;
+    List<Settlement> onShared = new ArrayList<>(settlements.size());
+    for (Settlement settlement : settlements) {
+      if (settlement.reservation().local()) {
+        applied += local.settle(settlement.reservation(), settlement.actualTokens()) ? 1 : 0;
+      } else {
+        onShared.add(settlement);
+      }
+    }
+    return onShared.isEmpty() ? applied : applied + onShared(() -> shared.settleEach(onShared));
+  }
+
+  @Override
+  public boolean awaitSettled(Duration timeout) {
+    return settles.awaitSettled(timeout);
   }
 
   @Override
@@ -134,26 +173,28 @@ public final class ResilientRateLimiter implements RateLimiter {
     if (reservation.local()) {
       return local.release(reservation);
     }
-    return onShared(() -> shared.release(reservation));
+    return onShared(() -> shared.release(reservation) ? 1 : 0) == 1;
   }
 
   /**
    * A settle or release that cannot reach Redis is dropped: the estimate stays charged until the
    * record expires, which errs on the side of the limit.
+   *
+   * @return what {@code call} returned (how many were applied), 0 when dropped
    */
-  private boolean onShared(BooleanSupplier call) {
+  private int onShared(IntSupplier call) {
     if (!breaker.tryAcquirePermission()) {
-      return false;
+      return 0;
     }
     long start = System.nanoTime();
     try {
-      boolean applied = call.getAsBoolean();
+      int applied = call.getAsInt();
       breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
       return applied;
     } catch (JedisException e) {
       lastFailure.set(e);
       breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
-      return false;
+      return 0;
     }
   }
 
@@ -171,6 +212,7 @@ public final class ResilientRateLimiter implements RateLimiter {
 
   @Override
   public void close() {
+    settles.close(); // while Redis can still be reached
     shared.close();
   }
 
@@ -181,6 +223,7 @@ public final class ResilientRateLimiter implements RateLimiter {
     private double localShare = DEFAULT_LOCAL_SHARE;
     private Duration probeAfter = DEFAULT_PROBE_AFTER;
     private Duration reservationTtl = InMemoryRateLimiter.DEFAULT_RESERVATION_TTL;
+    private Duration drainOnClose = DEFAULT_DRAIN_ON_CLOSE;
     private MicroClock clock = MicroClock.system();
 
     private Builder(RateLimiter shared) {
@@ -212,6 +255,18 @@ public final class ResilientRateLimiter implements RateLimiter {
 
     public Builder reservationTtl(Duration ttl) {
       this.reservationTtl = Objects.requireNonNull(ttl, "reservationTtl");
+      return this;
+    }
+
+    /**
+     * How long {@link #close()} waits for settles still queued by {@link #settleLater} to reach
+     * Redis: a few of the Redis client's timeout (from a configuration: 5 × {@code timeout}).
+     */
+    public Builder drainOnClose(Duration drainOnClose) {
+      if (drainOnClose.isNegative()) {
+        throw new IllegalArgumentException("drain-on-close must be >= 0, was " + drainOnClose);
+      }
+      this.drainOnClose = drainOnClose;
       return this;
     }
 

@@ -131,6 +131,7 @@ class GateLimitsTest {
       CallResult<HttpResponse<InputStream>> result =
           gate.call(chat(provider.baseUrl(), "sk-app", STREAMED_CHAT), true, transport);
       String streamed = readBody(result);
+      assertThat(gate.awaitSettled(Duration.ofSeconds(30))).isTrue();
 
       Limits limits = gate.config().provider("openai").orElseThrow().limits().toLimits();
       Decision after = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
@@ -142,6 +143,22 @@ class GateLimitsTest {
   }
 
   @Test
+  void closingTheGateAppliesTheSettlesOfCallsJustEnded() throws Exception {
+    try (Gate gate = gate("", "tokens-per-day: 100000")) {
+      for (int i = 0; i < 10; i++) {
+        call(gate);
+      }
+    }
+
+    try (Gate reader = gate("", "tokens-per-day: 100000")) {
+      Limits limits = reader.config().provider("openai").orElseThrow().limits().toLimits();
+      Decision after = reader.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
+      // 10 calls of 100 prompt + 20 completion tokens, then 1 to read
+      assertThat(after.remainingTokens()).isEqualTo(100_000 - 10 * 120 - 1);
+    }
+  }
+
+  @Test
   void aMalformedAnswerReachesTheAppUnchangedAndKeepsTheEstimateCharged() throws Exception {
     provider.script().next(1, Fault.malformedJson());
     try (Gate gate = gate("", "tokens-per-day: 10000")) {
@@ -149,6 +166,7 @@ class GateLimitsTest {
           gate.call(chat(provider.baseUrl(), "sk-app", CHAT), true, transport);
 
       assertThat(readBody(result)).isEqualTo(Fault.MALFORMED_JSON_BODY);
+      assertThat(gate.awaitSettled(Duration.ofSeconds(30))).isTrue();
       Limits limits = gate.config().provider("openai").orElseThrow().limits().toLimits();
       Decision after = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
       assertThat(after.remainingTokens()).isLessThan(10_000 - 50).isGreaterThan(10_000 - 200);

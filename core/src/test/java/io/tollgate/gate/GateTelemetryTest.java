@@ -39,6 +39,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.telemetry.TelemetryCapture;
@@ -426,6 +427,37 @@ class GateTelemetryTest {
           Attributes.of(PROVIDER, "primary", DEGRADED, true))).contains(2.0);
       assertThat(capture.value(TelemetryNames.LIMITER_DEGRADED_TIME_METRIC, Attributes.empty()))
           .hasValueSatisfying(seconds -> assertThat(seconds).isPositive());
+    } finally {
+      redis.close();
+    }
+  }
+
+  @Test
+  void withRedisTheCallSpanEndsWithItsUsageWhenTheBodyEndsAndTheSettleLandsAfter() throws Exception {
+    RedisServer redis = RedisServer.start();
+    try (Gate gate = Gate.builder(config("""
+        tollgate:
+          redis:
+            url: %s
+          providers:
+            primary:
+              base-url: %s
+              limits: { tokens-per-day: 10000 }
+        """.formatted(redis.uri(), primary.baseUrl()), Map.of())).openTelemetry(capture.sdk()).build()) {
+      call(gate);
+
+      // recorded on the thread that read the body, before the settle thread was waited for
+      SpanData call = capture.span(TelemetryNames.CALL_SPAN);
+      assertThat(call.hasEnded()).isTrue();
+      assertThat(call.getAttributes().get(TOKENS_SETTLED)).isEqualTo(120L);
+      assertThat(call.getAttributes().get(GEN_AI_USAGE_INPUT_TOKENS)).isEqualTo(100L);
+      assertThat(call.getAttributes().get(GEN_AI_USAGE_OUTPUT_TOKENS)).isEqualTo(20L);
+      assertThat(capture.value(TelemetryNames.TOKENS_USED_METRIC,
+          Attributes.of(PROVIDER, "primary", GEN_AI_TOKEN_TYPE, "output"))).contains(20.0);
+      assertThat(gate.awaitSettled(Duration.ofSeconds(30))).isTrue();
+      Limits limits = gate.config().provider("primary").orElseThrow().limits().toLimits();
+      assertThat(gate.limiter().reserve(Subject.of("provider", "primary"), limits, 0, 1)
+          .remainingTokens()).isEqualTo(10_000 - 120 - 1);
     } finally {
       redis.close();
     }

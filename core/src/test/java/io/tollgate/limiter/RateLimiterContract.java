@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -113,6 +114,41 @@ abstract class RateLimiterContract {
     assertThat(limiter().release(reservation)).isFalse();
 
     assertThat(limiter().reserve(tenant, limits, 1).remainingTokens()).isEqualTo(699);
+  }
+
+  @Test
+  void aSettleHandedOverIsAppliedOnceWhenSettled() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.tokens(1000, YEAR));
+    Reservation reservation = limiter().reserve(tenant, limits, 800).reservation().orElseThrow();
+
+    limiter().settleLater(reservation, 300);
+    limiter().settleLater(reservation, 900); // a duplicate changes nothing
+
+    assertThat(limiter().awaitSettled(Duration.ofSeconds(30))).isTrue();
+    assertThat(limiter().settle(reservation, 300)).isFalse();
+    assertThat(limiter().reserve(tenant, limits, 1).remainingTokens()).isEqualTo(699);
+  }
+
+  @Test
+  void settleEachAppliesEveryReservationOnce() {
+    Subject tenant = freshSubject();
+    Subject other = freshSubject();
+    Limits limits = Limits.of(Limit.requests(100, YEAR), Limit.tokens(10_000, YEAR));
+    List<Settlement> settlements = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      settlements.add(new Settlement(
+          limiter().reserve(tenant, limits, 500).reservation().orElseThrow(), 100));
+      settlements.add(new Settlement(
+          limiter().reserve(other, limits, 500).reservation().orElseThrow(), 700));
+    }
+    settlements.add(settlements.get(0));
+    settlements.add(new Settlement(settlements.get(1).reservation(), 0));
+
+    assertThat(limiter().settleEach(settlements)).isEqualTo(10);
+    // five calls each, settled at 100 and 700 tokens, and the one reserved to read
+    assertThat(limiter().reserve(tenant, limits, 1).remainingTokens()).isEqualTo(10_000 - 500 - 1);
+    assertThat(limiter().reserve(other, limits, 1).remainingTokens()).isEqualTo(10_000 - 3_500 - 1);
   }
 
   @Test

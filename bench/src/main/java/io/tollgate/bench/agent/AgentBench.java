@@ -15,7 +15,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * What the agent adds to an OkHttp app: per call (the same calls to the same loopback server,
- * without the agent and with it in three configurations, side by side in each round) and at
+ * without the agent and with it in three configurations, side by side in each round; with {@code
+ * --before-jar} the limiter setups on that jar too) and at
  * start-up (time to {@code main} and to the end of the first call). Every run is a child JVM.
  * Progress on stderr, markdown tables on stdout; options: {@link AgentBenchOptions}.
  */
@@ -49,13 +50,14 @@ public final class AgentBench {
         configs.put(setup, setup.writeConfig(work, server.baseUrl(), redis.uri().toString()));
       }
       String url = server.baseUrl() + CHAT_PATH;
-      List<StartupRow> rows = StartupRow.of(options.agentJar(), options.beforeJar());
-      AgentReport report = new AgentReport(options, rows, Load.now());
+      List<Row> perCall = Row.perCall(options.agentJar(), options.beforeJar());
+      List<Row> rows = Row.startup(options.agentJar(), options.beforeJar());
+      AgentReport report = new AgentReport(options, perCall, rows, Load.now());
       if (options.latency()) {
-        bench.latency(url, configs, report);
+        bench.latency(url, configs, perCall, report);
       }
       if (options.paired()) {
-        bench.paired(url, configs, report);
+        bench.paired(url, configs, perCall, report);
       }
       if (options.latency() || options.paired()) {
         report.redisRoundTrip(pingNanos(redis));
@@ -68,43 +70,45 @@ public final class AgentBench {
     }
   }
 
-  private void latency(String url, Map<Setup, Path> configs, AgentReport report) throws Exception {
-    Setup[] setups = Setup.values();
+  private void latency(String url, Map<Setup, Path> configs, List<Row> rows, AgentReport report)
+      throws Exception {
     for (int round = 0; round < options.rounds(); round++) {
-      for (int i = 0; i < setups.length; i++) {
-        Setup setup = setups[(i + round) % setups.length];
-        progress("latency round " + (round + 1) + "/" + options.rounds() + ": " + setup.label);
-        ForkedApp.Run run = ForkedApp.run(command(setup, options.agentJar(), configs.get(setup),
-            url, false,
-            options.warmup(), options.calls()), work.resolve("stderr.txt"));
-        report.latency(setup, round, run.latencies());
+      for (int i = 0; i < rows.size(); i++) {
+        int index = (i + round) % rows.size();
+        Row row = rows.get(index);
+        progress("latency round " + (round + 1) + "/" + options.rounds() + ": " + row.label());
+        ForkedApp.Run run = ForkedApp.run(command(row.setup(), row.agentJar(),
+            configs.get(row.setup()), url, false, options.warmup(), options.calls()),
+            work.resolve("stderr.txt"));
+        report.latency(index, round, run.latencies());
       }
     }
   }
 
-  /** Each setup's client with and without Tollgate's interceptor, alternated in one JVM. */
-  private void paired(String url, Map<Setup, Path> configs, AgentReport report) throws Exception {
-    Setup[] setups = Setup.values();
+  /** Each row's client with and without Tollgate's interceptor, alternated in one JVM. */
+  private void paired(String url, Map<Setup, Path> configs, List<Row> rows, AgentReport report)
+      throws Exception {
     for (int round = 0; round < options.rounds(); round++) {
-      for (int i = 0; i < setups.length; i++) {
-        Setup setup = setups[(i + round) % setups.length];
-        progress("paired round " + (round + 1) + "/" + options.rounds() + ": " + setup.label);
-        List<String> command = command(setup, options.agentJar(), configs.get(setup), url, false,
-            options.warmup(), options.calls());
+      for (int i = 0; i < rows.size(); i++) {
+        int index = (i + round) % rows.size();
+        Row row = rows.get(index);
+        progress("paired round " + (round + 1) + "/" + options.rounds() + ": " + row.label());
+        List<String> command = command(row.setup(), row.agentJar(), configs.get(row.setup()), url,
+            false, options.warmup(), options.calls());
         command.add("paired");
         ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
-        report.paired(setup, round, run.latencies(), run.plainLatencies());
+        report.paired(index, round, run.latencies(), run.plainLatencies());
       }
     }
   }
 
-  private void startup(String url, Map<Setup, Path> configs, List<StartupRow> rows,
+  private void startup(String url, Map<Setup, Path> configs, List<Row> rows,
       AgentReport report) throws Exception {
     for (int rep = 0; rep < options.startups(); rep++) {
       progress("start-up " + (rep + 1) + "/" + options.startups());
       for (int i = 0; i < rows.size(); i++) {
         int row = (i + rep) % rows.size();
-        StartupRow startup = rows.get(row);
+        Row startup = rows.get(row);
         ForkedApp.Run run = ForkedApp.run(command(startup.setup(), startup.agentJar(),
             configs.get(startup.setup()), url, true, 0, 0), work.resolve("stderr.txt"));
         report.startup(row, rep, run);

@@ -1,16 +1,15 @@
 package io.tollgate.bench.agent;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Collects the runs and prints them. Per-call figures: each run's p50 and p99; "added" is a
- * setup's figure minus the baseline's of the same round; the tables give the median over rounds.
+ * row's figure minus the baseline's of the same round; the tables give the median over rounds.
  * Start-up: medians over repetitions; "added" is the median of the differences with the baseline
  * run of the same repetition (the setups of one repetition run back to back).
  */
@@ -23,13 +22,15 @@ final class AgentReport {
   private final AgentBenchOptions options;
   private final String loadAtStart;
   private String loadAtEnd = "?";
-  private final Map<Setup, long[]> p50 = new EnumMap<>(Setup.class);
-  private final Map<Setup, long[]> p99 = new EnumMap<>(Setup.class);
-  /** Paired runs: per setup and round, the p50 with the interceptor and without it. */
-  private final Map<Setup, long[]> pairedWith = new EnumMap<>(Setup.class);
-  private final Map<Setup, long[]> pairedWithout = new EnumMap<>(Setup.class);
+  /** Per per-call row (same index) and round. */
+  private final List<Row> perCall;
+  private final long[][] p50;
+  private final long[][] p99;
+  /** Paired runs: per row and round, the p50 with the interceptor and without it. */
+  private final long[][] pairedWith;
+  private final long[][] pairedWithout;
   private long[] ping = new long[0];
-  private final List<StartupRow> rows;
+  private final List<Row> rows;
   /** Per start-up row (same index) and repetition. */
   private final long[][] toMain;
   private final long[][] toFirstCall;
@@ -37,38 +38,37 @@ final class AgentReport {
   /** Per row and repetition: the agent's premain total, configuration, gate, instrumentation (ms). */
   private final long[][][] breakdown;
 
-  AgentReport(AgentBenchOptions options, List<StartupRow> rows, String loadAtStart) {
+  AgentReport(AgentBenchOptions options, List<Row> perCall, List<Row> rows, String loadAtStart) {
     this.options = options;
+    this.perCall = perCall;
     this.rows = rows;
     this.loadAtStart = loadAtStart;
-    for (Setup setup : Setup.values()) {
-      p50.put(setup, new long[options.rounds()]);
-      p99.put(setup, new long[options.rounds()]);
-      pairedWith.put(setup, new long[options.rounds()]);
-      pairedWithout.put(setup, new long[options.rounds()]);
-    }
+    p50 = new long[perCall.size()][options.rounds()];
+    p99 = new long[perCall.size()][options.rounds()];
+    pairedWith = new long[perCall.size()][options.rounds()];
+    pairedWithout = new long[perCall.size()][options.rounds()];
     toMain = new long[rows.size()][options.startups()];
     toFirstCall = new long[rows.size()][options.startups()];
     cpuToFirstCall = new long[rows.size()][options.startups()];
     breakdown = new long[rows.size()][options.startups()][];
   }
 
-  void latency(Setup setup, int round, long[] nanos) {
+  void latency(int row, int round, long[] nanos) {
     if (nanos.length != options.calls()) {
-      throw new IllegalStateException(setup.label + ": " + nanos.length + " latencies, expected "
-          + options.calls());
+      throw new IllegalStateException(perCall.get(row).label() + ": " + nanos.length
+          + " latencies, expected " + options.calls());
     }
-    p50.get(setup)[round] = Stats.median(nanos);
-    p99.get(setup)[round] = Stats.percentile(nanos, 99);
+    p50[row][round] = Stats.median(nanos);
+    p99[row][round] = Stats.percentile(nanos, 99);
   }
 
-  void paired(Setup setup, int round, long[] with, long[] without) {
+  void paired(int row, int round, long[] with, long[] without) {
     if (with.length != options.calls() || without.length != options.calls()) {
-      throw new IllegalStateException(setup.label + ": " + with.length + " and " + without.length
-          + " paired latencies, expected " + options.calls());
+      throw new IllegalStateException(perCall.get(row).label() + ": " + with.length + " and "
+          + without.length + " paired latencies, expected " + options.calls());
     }
-    pairedWith.get(setup)[round] = Stats.median(with);
-    pairedWithout.get(setup)[round] = Stats.median(without);
+    pairedWith[row][round] = Stats.median(with);
+    pairedWithout[row][round] = Stats.median(without);
   }
 
   void redisRoundTrip(long[] nanos) {
@@ -118,22 +118,23 @@ final class AgentReport {
         .append(" warm-up calls, one JVM per setup and round)\n\n")
         .append("| Setup | p50 µs | p99 µs | added p50 µs | added p99 µs | added p50 per round µs |\n")
         .append("|---|---:|---:|---:|---:|---|\n");
-    for (Setup setup : Setup.values()) {
-      long[] addedP50 = minus(p50.get(setup), p50.get(Setup.BASELINE));
-      long[] addedP99 = minus(p99.get(setup), p99.get(Setup.BASELINE));
-      boolean agent = setup.agent();
-      out.append("| ").append(setup.label)
-          .append(" | ").append(micros(Stats.median(p50.get(setup))))
-          .append(" | ").append(micros(Stats.median(p99.get(setup))))
-          .append(" | ").append(agent ? micros(Stats.median(addedP50)) : "—")
+    long[][] addedP50 = new long[perCall.size()][];
+    for (int row = 0; row < perCall.size(); row++) {
+      addedP50[row] = minus(p50[row], p50[0]);
+      long[] addedP99 = minus(p99[row], p99[0]);
+      boolean agent = perCall.get(row).setup().agent();
+      out.append("| ").append(perCall.get(row).label())
+          .append(" | ").append(micros(Stats.median(p50[row])))
+          .append(" | ").append(micros(Stats.median(p99[row])))
+          .append(" | ").append(agent ? micros(Stats.median(addedP50[row])) : "—")
           .append(" | ").append(agent ? micros(Stats.median(addedP99)) : "—")
-          .append(" | ").append(agent ? list(addedP50) : list(p50.get(setup)) + " (p50)")
+          .append(" | ").append(agent ? list(addedP50[row]) : list(p50[row]) + " (p50)")
           .append(" |\n");
     }
     out.append("\nRedis round trip (PING from the benchmark's JVM, Jedis): p50 ")
         .append(micros(Stats.median(ping))).append(" µs, p99 ")
         .append(micros(Stats.percentile(ping, 99))).append(" µs.\n\n");
-    perCallTargets(out, "between JVMs", p50, Setup.BASELINE);
+    perCallTargets(out, "between JVMs", addedP50);
 
   }
 
@@ -143,23 +144,20 @@ final class AgentReport {
         .append(" pairs after ").append(options.warmup()).append(")\n\n")
         .append("| Setup | p50 with µs | p50 without µs | difference p50 µs | per round µs |\n")
         .append("|---|---:|---:|---:|---|\n");
-    for (Setup setup : Setup.values()) {
-      long[] difference = minus(pairedWith.get(setup), pairedWithout.get(setup));
-      out.append("| ").append(setup.label).append(setup.agent() ? "" : " (control: no interceptor "
-              + "in either)")
-          .append(" | ").append(micros(Stats.median(pairedWith.get(setup))))
-          .append(" | ").append(micros(Stats.median(pairedWithout.get(setup))))
-          .append(" | ").append(micros(Stats.median(difference)))
-          .append(" | ").append(list(difference))
+    // in one JVM, the difference with the same JVM's client without the interceptor
+    long[][] differences = new long[perCall.size()][];
+    for (int row = 0; row < perCall.size(); row++) {
+      differences[row] = minus(pairedWith[row], pairedWithout[row]);
+      out.append("| ").append(perCall.get(row).label())
+          .append(perCall.get(row).setup().agent() ? "" : " (control: no interceptor in either)")
+          .append(" | ").append(micros(Stats.median(pairedWith[row])))
+          .append(" | ").append(micros(Stats.median(pairedWithout[row])))
+          .append(" | ").append(micros(Stats.median(differences[row])))
+          .append(" | ").append(list(differences[row]))
           .append(" |\n");
     }
     out.append('\n');
-    // in one JVM, the difference with the same JVM's client without the interceptor
-    Map<Setup, long[]> differences = new EnumMap<>(Setup.class);
-    for (Setup setup : Setup.values()) {
-      differences.put(setup, minus(pairedWith.get(setup), pairedWithout.get(setup)));
-    }
-    perCallTargets(out, "in one JVM", differences, null);
+    perCallTargets(out, "in one JVM", differences);
     if (!options.latency()) {
       out.append("Redis round trip (PING from the benchmark's JVM, Jedis): p50 ")
           .append(micros(Stats.median(ping))).append(" µs.\n\n");
@@ -167,29 +165,33 @@ final class AgentReport {
   }
 
   /**
-   * The per-call targets on {@code figures} (per setup and round): added time is the figure minus
-   * {@code baseline}'s of the same round, or the figure itself when {@code baseline} is null.
+   * The per-call targets on {@code added} (per row and round, the time added to a call), for the
+   * jar under test, and the Redis one for the before jar too.
    */
-  private void perCallTargets(StringBuilder out, String how, Map<Setup, long[]> figures,
-      Setup baseline) {
-    long inMemory = added(figures, Setup.IN_MEMORY, baseline);
-    long redis = added(figures, Setup.REDIS, baseline);
-    long other = added(figures, Setup.OTHER_HOST, baseline);
-    long roundTrip = Stats.median(ping);
+  private void perCallTargets(StringBuilder out, String how, long[][] added) {
+    long inMemory = added(added, Setup.IN_MEMORY, options.agentJar());
+    long other = added(added, Setup.OTHER_HOST, options.agentJar());
     out.append("| Target (").append(how).append(") | Measured | Verdict |\n|---|---|---|\n")
         .append(target("≤ 50 µs added per LLM call (p50), in-memory", micros(inMemory) + " µs",
             inMemory <= 50_000))
-        .append(target("Redis: ≤ one round trip more than in-memory",
-            micros(redis - inMemory) + " µs more; a round trip is " + micros(roundTrip) + " µs",
-            redis - inMemory <= roundTrip))
-        .append(target("≤ 2 µs per non-provider call (p50)", micros(other) + " µs",
+        .append(redisTarget(added, options.agentJar(), ""));
+    if (options.beforeJar() != null) {
+      out.append(redisTarget(added, options.beforeJar(), ", before"));
+    }
+    out.append(target("≤ 2 µs per non-provider call (p50)", micros(other) + " µs",
             other <= 2_000))
         .append('\n');
   }
 
-  private static long added(Map<Setup, long[]> figures, Setup setup, Setup baseline) {
-    return Stats.median(baseline == null ? figures.get(setup)
-        : minus(figures.get(setup), figures.get(baseline)));
+  private String redisTarget(long[][] added, Path jar, String which) {
+    long more = added(added, Setup.REDIS, jar) - added(added, Setup.IN_MEMORY, jar);
+    long roundTrip = Stats.median(ping);
+    return target("Redis: ≤ one round trip more than in-memory" + which,
+        micros(more) + " µs more; a round trip is " + micros(roundTrip) + " µs", more <= roundTrip);
+  }
+
+  private long added(long[][] added, Setup setup, Path jar) {
+    return Stats.median(added[Row.indexOf(perCall, setup, jar)]);
   }
 
   private void startupTable(StringBuilder out) {

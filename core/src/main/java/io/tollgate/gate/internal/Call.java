@@ -311,7 +311,7 @@ public final class Call<R> {
         : (attempt.provider.equals(addressed.name()) ? Decisions.ALLOWED : Decisions.FALLBACK);
     if (kind != ResponseClass.SUCCESS) {
       // the provider turned the request down: the request counts, its tokens were not used
-      parts.limiter.settleAll(decision, 0);
+      parts.limiter.settleAllLater(decision, 0);
       trace.finished(outcome, attempt.provider, false);
       return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
     }
@@ -329,7 +329,8 @@ public final class Call<R> {
 
   private void settle(String provider, JointDecision decision, Usage usage) {
     long tokens = usage.known() ? usage.totalTokens() : estimate();
-    parts.limiter.settleAll(decision, tokens);
+    // a Redis limiter applies it on its settle thread; the span ends now, when the app has its body
+    parts.limiter.settleAllLater(decision, tokens);
     trace.settled(provider, usage, tokens);
   }
 

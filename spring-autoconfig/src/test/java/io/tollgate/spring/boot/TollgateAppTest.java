@@ -244,6 +244,7 @@ class TollgateAppTest {
 
   /** What the limiter has left of openai's tokens-per-day: the smallest reservation, given back at once. */
   private long tokensLeftOnOpenai() {
+    assertThat(gate.awaitSettled(Duration.ofSeconds(30))).isTrue();
     Limits limits = gate.config().provider("openai").orElseThrow().limits().toLimits();
     Decision probe = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
     probe.reservation().ifPresent(gate.limiter()::release);

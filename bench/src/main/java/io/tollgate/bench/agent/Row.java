@@ -1,0 +1,49 @@
+package io.tollgate.bench.agent;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One row of a table: a setup and the agent jar it runs (null for the baseline). With {@code
+ * --before-jar}, the limiter setups run a second time on that jar in every round and repetition,
+ * so a change is measured side by side with what it replaces, under the same load.
+ */
+record Row(String label, Setup setup, Path agentJar) {
+
+  /** The start-up rows: the baseline and the limiter setups. */
+  static List<Row> startup(Path agentJar, Path beforeJar) {
+    return rows(agentJar, beforeJar, false);
+  }
+
+  /** The per-call rows: those of {@link #startup}, then the non-provider host. */
+  static List<Row> perCall(Path agentJar, Path beforeJar) {
+    return rows(agentJar, beforeJar, true);
+  }
+
+  private static List<Row> rows(Path agentJar, Path beforeJar, boolean otherHost) {
+    List<Row> rows = new ArrayList<>();
+    rows.add(new Row(Setup.BASELINE.label, Setup.BASELINE, null));
+    for (Setup setup : List.of(Setup.IN_MEMORY, Setup.REDIS)) {
+      rows.add(new Row(setup.label, setup, agentJar));
+      if (beforeJar != null) {
+        rows.add(new Row(setup.label + ", before (" + beforeJar.getFileName() + ")", setup,
+            beforeJar));
+      }
+    }
+    if (otherHost) {
+      rows.add(new Row(Setup.OTHER_HOST.label, Setup.OTHER_HOST, agentJar));
+    }
+    return List.copyOf(rows);
+  }
+
+  /** The index of {@code setup}'s row on {@code jar}. */
+  static int indexOf(List<Row> rows, Setup setup, Path jar) {
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).setup() == setup && (jar == null || jar.equals(rows.get(i).agentJar()))) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no row for " + setup.label + " on " + jar);
+  }
+}

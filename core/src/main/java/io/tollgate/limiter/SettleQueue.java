@@ -1,0 +1,171 @@
+package io.tollgate.limiter;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The settles a Redis limiter was handed by {@link RateLimiter#settleLater}, applied by one daemon
+ * thread, {@code tollgate-settle}, up to {@link #MAX_BATCH} at a time, so that a call does not wait
+ * for its settle's round trip. The thread starts with the first settle.
+ *
+ * <p>{@link #offer} refuses a settle when {@link #CAPACITY} are waiting (Redis slow or unreachable)
+ * or the queue is closed: the caller then settles on its own thread, as without a queue, so a
+ * settle is never lost for want of room and never waits for room. {@link #close} waits until what
+ * was handed over is applied, at most its bound; what is left then is dropped and logged, its
+ * estimates charged until their records expire, as for a settle that cannot reach Redis.
+ */
+final class SettleQueue {
+
+  static final int CAPACITY = 1024;
+  static final int MAX_BATCH = 64;
+  /** Five of the Redis client's default timeout: a few batches, even from a slow Redis. */
+  static final Duration DEFAULT_DRAIN_ON_CLOSE = RedisClients.DEFAULT_TIMEOUT.multipliedBy(5);
+
+  private static final System.Logger LOG = System.getLogger(SettleQueue.class.getName());
+
+  private final Consumer<List<Settlement>> apply;
+  private final Duration drainOnClose;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition arrived = lock.newCondition();
+  private final Condition progressed = lock.newCondition();
+  // guarded by lock
+  private final ArrayDeque<Settlement> waiting = new ArrayDeque<>();
+  private long handedOver;
+  /** Applied, failed or dropped: every settle handed over is counted here once. */
+  private long finished;
+  private boolean closed;
+  private Thread thread;
+  // the settler thread's own
+  private boolean failing;
+
+  /** @param apply settles a batch; an exception drops the batch (logged once per episode) */
+  SettleQueue(Consumer<List<Settlement>> apply, Duration drainOnClose) {
+    this.apply = apply;
+    if (drainOnClose.isNegative()) {
+      throw new IllegalArgumentException("drain-on-close must be >= 0, was " + drainOnClose);
+    }
+    this.drainOnClose = drainOnClose;
+  }
+
+  /** Queues {@code settlement}; false when full or closed: the caller settles it itself. */
+  boolean offer(Settlement settlement) {
+    lock.lock();
+    try {
+      if (closed || waiting.size() >= CAPACITY) {
+        return false;
+      }
+      if (thread == null) {
+        thread = new Thread(this::run, "tollgate-settle");
+        thread.setDaemon(true);
+        thread.start();
+      }
+      waiting.addLast(settlement);
+      handedOver++;
+      arrived.signal();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Waits until every settle offered before is finished (applied, or given up on). */
+  boolean awaitSettled(Duration timeout) {
+    lock.lock();
+    try {
+      return awaitFinished(handedOver, timeout.toNanos());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Refuses further settles and waits, at most the drain bound, until those queued are applied;
+   * drops (and logs) what is still waiting then.
+   */
+  void close() {
+    lock.lock();
+    try {
+      closed = true;
+      arrived.signal(); // an idle settler thread ends
+      if (!awaitFinished(handedOver, drainOnClose.toNanos()) && !waiting.isEmpty()) {
+        LOG.log(Level.WARNING, "{0} settles not sent to Redis within {1} ms of closing: their"
+            + " estimates stay charged until their reservations expire", waiting.size(),
+            drainOnClose.toMillis());
+        finished += waiting.size();
+        waiting.clear();
+        progressed.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Holding the lock. */
+  private boolean awaitFinished(long target, long nanos) {
+    try {
+      while (finished < target) {
+        if (nanos <= 0) {
+          return false;
+        }
+        nanos = progressed.awaitNanos(nanos);
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private void run() {
+    List<Settlement> batch = new ArrayList<>(MAX_BATCH);
+    while (true) {
+      lock.lock();
+      try {
+        while (waiting.isEmpty()) {
+          if (closed) {
+            return;
+          }
+          arrived.awaitUninterruptibly();
+        }
+        while (batch.size() < MAX_BATCH && !waiting.isEmpty()) {
+          batch.add(waiting.pollFirst());
+        }
+      } finally {
+        lock.unlock();
+      }
+      applyLogged(batch);
+      lock.lock();
+      try {
+        finished += batch.size();
+        progressed.signalAll();
+      } finally {
+        lock.unlock();
+      }
+      batch.clear();
+    }
+  }
+
+  private void applyLogged(List<Settlement> batch) {
+    try {
+      apply.accept(batch);
+      if (failing) {
+        failing = false;
+        LOG.log(Level.INFO, "settles reach Redis again");
+      }
+    } catch (RuntimeException | LinkageError e) {
+      if (!failing) {
+        failing = true;
+        LOG.log(Level.WARNING, "settles cannot reach Redis; dropped until it answers (their"
+            + " estimates stay charged until their reservations expire)", e);
+      } else {
+        LOG.log(Level.DEBUG, "settles dropped", e);
+      }
+    }
+  }
+}

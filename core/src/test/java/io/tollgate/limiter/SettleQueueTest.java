@@ -1,0 +1,164 @@
+package io.tollgate.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queue behind {@link RateLimiter#settleLater}, on its own: what it takes, what it refuses, and
+ * what closing it does. The batches go to a recording consumer that can be held at will; the Redis
+ * side is {@link SettleLaterTest}'s.
+ */
+class SettleQueueTest {
+
+  private static final Duration LONG = Duration.ofSeconds(30);
+  private static final Limits LIMITS = Limits.of(Limit.tokens(1000, Duration.ofDays(1)));
+
+  private final List<Settlement> applied = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> threads = Collections.synchronizedList(new ArrayList<>());
+  private final CountDownLatch holding = new CountDownLatch(1);
+  private final CountDownLatch released = new CountDownLatch(1);
+  private final List<SettleQueue> queues = new ArrayList<>();
+
+  @AfterEach
+  void release() {
+    released.countDown();
+    queues.forEach(SettleQueue::close);
+  }
+
+  private SettleQueue queue(Consumer<List<Settlement>> apply, Duration drainOnClose) {
+    SettleQueue queue = new SettleQueue(apply, drainOnClose);
+    queues.add(queue);
+    return queue;
+  }
+
+  /** Records each batch, and holds the first until {@link #released}. */
+  private void holdFirstThenRecord(List<Settlement> batch) {
+    if (holding.getCount() > 0) {
+      holding.countDown();
+      await(released);
+    }
+    threads.add(Thread.currentThread().getName());
+    applied.addAll(batch);
+  }
+
+  private static Settlement settlement(int n) {
+    Reservation reservation = new Reservation("r" + n, Subject.of("tenant", "queue"), LIMITS, 1,
+        10, false);
+    return new Settlement(reservation, n);
+  }
+
+  @Test
+  void appliesEverySettleOnItsOwnThreadInOrder() {
+    SettleQueue queue = queue(this::holdFirstThenRecord, LONG);
+    released.countDown();
+
+    for (int i = 0; i < 200; i++) {
+      assertThat(queue.offer(settlement(i))).isTrue();
+    }
+
+    assertThat(queue.awaitSettled(LONG)).isTrue();
+    assertThat(applied).extracting(Settlement::actualTokens)
+        .containsExactlyElementsOf(range(0, 200));
+    assertThat(threads).containsOnly("tollgate-settle");
+  }
+
+  @Test
+  void refusesASettleWhenFullAndLosesNoneItTook() {
+    SettleQueue queue = queue(this::holdFirstThenRecord, LONG);
+    assertThat(queue.offer(settlement(0))).isTrue();
+    await(holding); // the settler thread holds the first: the rest wait in the queue
+
+    for (int i = 1; i <= SettleQueue.CAPACITY; i++) {
+      assertThat(queue.offer(settlement(i))).isTrue();
+    }
+    boolean tookOneMore = queue.offer(settlement(SettleQueue.CAPACITY + 1));
+    released.countDown();
+
+    assertThat(tookOneMore).isFalse();
+    assertThat(queue.awaitSettled(LONG)).isTrue();
+    assertThat(applied).extracting(Settlement::actualTokens)
+        .containsExactlyElementsOf(range(0, SettleQueue.CAPACITY + 1));
+  }
+
+  @Test
+  void closeAppliesWhatIsQueuedThenRefuses() {
+    SettleQueue queue = queue(this::holdFirstThenRecord, LONG);
+    released.countDown();
+    for (int i = 0; i < 100; i++) {
+      queue.offer(settlement(i));
+    }
+
+    queue.close();
+
+    assertThat(applied).hasSize(100);
+    assertThat(queue.offer(settlement(100))).isFalse();
+  }
+
+  @Test
+  void closeDropsWhatIsStillQueuedAfterItsBound() {
+    SettleQueue queue = queue(this::holdFirstThenRecord, Duration.ZERO);
+    queue.offer(settlement(0));
+    await(holding);
+    for (int i = 1; i <= 5; i++) {
+      queue.offer(settlement(i));
+    }
+
+    queue.close(); // gives up at once: the five waiting are dropped, the one being applied is not
+    released.countDown();
+
+    assertThat(queue.awaitSettled(LONG)).isTrue();
+    assertThat(applied).extracting(Settlement::actualTokens).containsExactly(0L);
+  }
+
+  @Test
+  void aBatchThatFailsIsDroppedAndTheNextIsApplied() {
+    SettleQueue queue = queue(batch -> {
+      if (batch.get(0).actualTokens() == 0) {
+        throw new IllegalStateException("Redis said no");
+      }
+      applied.addAll(batch);
+    }, LONG);
+
+    queue.offer(settlement(0));
+    assertThat(queue.awaitSettled(LONG)).isTrue();
+    queue.offer(settlement(1));
+
+    assertThat(queue.awaitSettled(LONG)).isTrue();
+    assertThat(applied).extracting(Settlement::actualTokens).containsExactly(1L);
+  }
+
+  @Test
+  void awaitSettledGivesUpAfterItsTimeout() {
+    SettleQueue queue = queue(this::holdFirstThenRecord, LONG);
+    queue.offer(settlement(0));
+    await(holding);
+
+    assertThat(queue.awaitSettled(Duration.ZERO)).isFalse();
+  }
+
+  private static List<Long> range(int from, int to) {
+    List<Long> values = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      values.add(i);
+    }
+    return values;
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
