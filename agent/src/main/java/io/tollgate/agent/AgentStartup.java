@@ -135,9 +135,11 @@ final class AgentStartup {
             ? Gate.builder(rejecting(config)).limiter(gate.limiter()).breakers(gate.breakers())
                 .telemetry(telemetry).build()
             : gate;
+        if (!closedAtShutdown(agentTelemetry, gate)) {
+          stop(); // the app has ended before the start did: the JVM is on its way out
+          return;
+        }
         AgentGates.install(gate, neverWaits);
-        Runtime.getRuntime().addShutdownHook(new Thread(
-            () -> agentTelemetry.shutdown(gate::close), "tollgate-shutdown"));
         long instrumentationFrom = System.nanoTime();
         timings.gate = instrumentationFrom - gateFrom;
         deferred.activate(InstrumentationModules.all());
@@ -158,6 +160,21 @@ final class AgentStartup {
       } finally {
         // after the start-up line: a waiting call's own output comes after it
         deferred.release();
+      }
+    }
+
+    /**
+     * Has the gate and the agent's telemetry closed at JVM shutdown; false, and closed now, when
+     * the shutdown has already begun.
+     */
+    private static boolean closedAtShutdown(AgentTelemetry telemetry, Gate gate) {
+      try {
+        Runtime.getRuntime().addShutdownHook(
+            new Thread(() -> telemetry.shutdown(gate::close), "tollgate-shutdown"));
+        return true;
+      } catch (IllegalStateException shutdownInProgress) {
+        telemetry.shutdown(gate::close);
+        return false;
       }
     }
 

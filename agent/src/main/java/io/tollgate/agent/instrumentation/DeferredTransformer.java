@@ -80,8 +80,8 @@ public final class DeferredTransformer implements ClassFileTransformer {
   /**
    * Builds the advice of {@code modules} (ByteBuddy's part of the start: call it on the start's
    * thread) and applies it from now on: to the types already loaded (retransformed, each failure
-   * counted) and to every type loaded later. Classes waiting go on when {@link #release()} is
-   * called.
+   * counted) and to every type loaded later. Those still wait until {@link #release()}: so the
+   * start-up line comes before anything a call through them may print.
    */
   public void activate(List<InstrumentationModule> modules) {
     active = AdviceTransformer.of(instrumentation, modules);
@@ -112,7 +112,7 @@ public final class DeferredTransformer implements ClassFileTransformer {
     if (internalName == null || !watched.contains(internalName)) {
       return null;
     }
-    if (active == null && decided.getCount() > 0 && Thread.currentThread() != starter) {
+    if (decided.getCount() > 0 && Thread.currentThread() != starter) {
       awaitStart(internalName);
     }
     AdviceTransformer advice = active;

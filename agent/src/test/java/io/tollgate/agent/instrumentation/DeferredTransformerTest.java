@@ -87,8 +87,9 @@ class DeferredTransformerTest {
   }
 
   @Test
-  void onceActiveAWatchedClassIsTransformedWithoutWaiting() throws Exception {
+  void onceReleasedAWatchedClassIsTransformedWithoutWaiting() throws Exception {
     transformer.activate(MODULES);
+    transformer.release();
 
     assertThat(transformer.transform(loader(), WATCHED, null, null, classFile())).isNotNull();
   }
