@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import net.bytebuddy.ClassFileVersion;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
@@ -100,11 +99,6 @@ final class AdviceTransformer implements ClassFileTransformer {
       }
     }
     return new AdviceTransformer(Map.copyOf(types));
-  }
-
-  /** The internal names of the types this transformer changes. */
-  Set<String> internalNames() {
-    return types.keySet();
   }
 
   @Override
