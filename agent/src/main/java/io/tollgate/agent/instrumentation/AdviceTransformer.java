@@ -51,61 +51,39 @@ final class AdviceTransformer implements ClassFileTransformer {
       ClassFileLocator.ForClassLoader.of(AdviceTransformer.class.getClassLoader());
 
   /** By internal name ({@code okhttp3/OkHttpClient$Builder}), as the JVM names a class loaded. */
-  private final Map<String, TypeAdvice> types;
+  private final Map<String, ModuleAdvice> modules;
 
-  private AdviceTransformer(Map<String, TypeAdvice> types) {
-    this.types = types;
+  private AdviceTransformer(Map<String, ModuleAdvice> modules) {
+    this.modules = modules;
   }
 
   /**
-   * The modules' advice, ready to apply. A JDK module whose advice cannot reach the agent is left
-   * out, its failure counted.
+   * The modules' advice, each module's made when the first of its types is transformed: an app
+   * that never loads, say, the JDK's {@code HttpClient} never pays for that module's set-up.
    */
   static AdviceTransformer of(Instrumentation instrumentation, List<InstrumentationModule> modules) {
     AgentVisibility seesTheAgent = new AgentVisibility();
-    ElementMatcher<ClassLoader> platformLoader = loader -> loader == PLATFORM;
-    Advice.ExceptionHandler counting = countingHandler();
-    Map<String, TypeAdvice> types = new HashMap<>();
+    Map<String, ModuleAdvice> byType = new HashMap<>();
     for (InstrumentationModule module : modules) {
-      ElementMatcher<ClassLoader> loaders;
-      HelperInjector helpers;
-      Advice.WithCustomMapping mapping;
-      Advice.ExceptionHandler failures;
-      if (module instanceof JdkInstrumentationModule jdk) {
-        try {
-          mapping = jdk.adviceMapping();
-        } catch (IllegalStateException e) {
-          InternalFailures.record("instrumenting " + module.name(), e);
-          continue;
-        }
-        loaders = platformLoader;
-        helpers = null;
-        // the JDK's classes cannot call InternalFailures; the advice only calls the agent through
-        // a method handle that catches and counts everything itself
-        failures = Advice.ExceptionHandler.Default.SUPPRESSING;
-      } else {
-        loaders = seesTheAgent;
-        helpers = new HelperInjector(instrumentation, module.name(), module.helperClassNames());
-        mapping = Advice.withCustomMapping();
-        failures = counting;
-      }
+      ModuleAdvice advice = new ModuleAdvice(module, instrumentation, seesTheAgent);
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        List<AdviceOn> advices = new ArrayList<>();
-        type.transform((methods, adviceClassName) -> advices.add(new AdviceOn(methods, adviceClassName)));
-        TypeAdvice advice = new TypeAdvice(loaders, helpers, mapping, failures, List.copyOf(advices));
         for (String name : type.typeNames()) {
-          types.put(name.replace('.', '/'), advice);
+          byType.put(name.replace('.', '/'), advice);
         }
       }
     }
-    return new AdviceTransformer(Map.copyOf(types));
+    return new AdviceTransformer(Map.copyOf(byType));
   }
 
   @Override
   public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classFile) {
-    TypeAdvice advice = internalName == null ? null : types.get(internalName);
-    if (advice == null || loader == null || !advice.loaders.matches(loader)) {
+    ModuleAdvice module = internalName == null ? null : modules.get(internalName);
+    if (module == null || loader == null) {
+      return null;
+    }
+    TypeAdvice advice = module.types().get(internalName);
+    if (advice == null || !advice.loaders.matches(loader)) {
       return null;
     }
     String name = internalName.replace('/', '.');
@@ -117,6 +95,73 @@ final class AdviceTransformer implements ClassFileTransformer {
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record("instrumenting " + name, e);
       return null;
+    }
+  }
+
+  /**
+   * One module's advice by internal type name, made on first use. A JDK module whose advice
+   * cannot reach the agent has none, its failure counted.
+   */
+  private static final class ModuleAdvice {
+    private final InstrumentationModule module;
+    private final Instrumentation instrumentation;
+    private final AgentVisibility seesTheAgent;
+    private volatile Map<String, TypeAdvice> types;
+
+    ModuleAdvice(InstrumentationModule module, Instrumentation instrumentation,
+        AgentVisibility seesTheAgent) {
+      this.module = module;
+      this.instrumentation = instrumentation;
+      this.seesTheAgent = seesTheAgent;
+    }
+
+    Map<String, TypeAdvice> types() {
+      Map<String, TypeAdvice> made = types;
+      if (made == null) {
+        synchronized (this) {
+          made = types;
+          if (made == null) {
+            made = make();
+            types = made;
+          }
+        }
+      }
+      return made;
+    }
+
+    private Map<String, TypeAdvice> make() {
+      ElementMatcher<ClassLoader> loaders;
+      HelperInjector helpers;
+      Advice.WithCustomMapping mapping;
+      Advice.ExceptionHandler failures;
+      if (module instanceof JdkInstrumentationModule jdk) {
+        try {
+          mapping = jdk.adviceMapping();
+        } catch (IllegalStateException e) {
+          InternalFailures.record("instrumenting " + module.name(), e);
+          return Map.of();
+        }
+        loaders = loader -> loader == PLATFORM;
+        helpers = null;
+        // the JDK's classes cannot call InternalFailures; the advice only calls the agent through
+        // a method handle that catches and counts everything itself
+        failures = Advice.ExceptionHandler.Default.SUPPRESSING;
+      } else {
+        loaders = seesTheAgent;
+        helpers = new HelperInjector(instrumentation, module.name(), module.helperClassNames());
+        mapping = Advice.withCustomMapping();
+        failures = countingHandler();
+      }
+      Map<String, TypeAdvice> made = new HashMap<>();
+      for (TypeInstrumentation type : module.typeInstrumentations()) {
+        List<AdviceOn> advices = new ArrayList<>();
+        type.transform((methods, adviceClassName) -> advices.add(new AdviceOn(methods, adviceClassName)));
+        TypeAdvice advice = new TypeAdvice(loaders, helpers, mapping, failures, List.copyOf(advices));
+        for (String name : type.typeNames()) {
+          made.put(name.replace('.', '/'), advice);
+        }
+      }
+      return Map.copyOf(made);
     }
   }
 

@@ -78,10 +78,10 @@ public final class DeferredTransformer implements ClassFileTransformer {
   }
 
   /**
-   * Builds the advice of {@code modules} (ByteBuddy's part of the start: call it on the start's
-   * thread) and applies it from now on: to the types already loaded (retransformed, each failure
-   * counted) and to every type loaded later. Those still wait until {@link #release()}: so the
-   * start-up line comes before anything a call through them may print.
+   * Applies the advice of {@code modules} from now on (each module's set-up made when the first of
+   * its types is transformed): to the types already loaded (retransformed, each failure counted)
+   * and to every type loaded later. Those still wait until {@link #release()}: so the start-up
+   * line comes before anything a call through them may print.
    */
   public void activate(List<InstrumentationModule> modules) {
     active = AdviceTransformer.of(instrumentation, modules);
