@@ -1,6 +1,6 @@
 package io.tollgate.agent;
 
-import io.tollgate.agent.instrumentation.Installer;
+import io.tollgate.agent.instrumentation.DeferredTransformer;
 import io.tollgate.agent.instrumentation.InstrumentationModules;
 import io.tollgate.agent.telemetry.AgentTelemetry;
 import io.tollgate.config.ConfigException;
@@ -13,15 +13,19 @@ import io.tollgate.telemetry.Telemetry;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.ByteBuddy;
 
 /**
- * Start-up, in order: arguments, configuration, gate, instrumentation. Every failure before the
- * instrumentation is installed leaves the app exactly as it would be without the agent, after one
- * line on stderr; under {@code strict: true} a bad configuration aborts start-up instead.
+ * Start-up. {@code premain} itself only reads its arguments, finds the configuration and registers
+ * the {@link DeferredTransformer}; the configuration, the gate and the advice are made on a thread
+ * of their own ({@code tollgate-start}) while the app starts. A client type the app loads before
+ * that is done waits for it (see {@link DeferredTransformer}), so no call escapes the agent.
+ *
+ * <p>Every failure leaves the app exactly as it would be without the agent, after one line on
+ * stderr. Under {@code strict: true} a bad configuration aborts start-up instead: when strict is
+ * asked for (the agent argument, {@code TOLLGATE_STRICT}, or the raw file), the configuration is
+ * read and validated in {@code premain}, before {@code main}. A late attach ({@code agentmain})
+ * does everything on the attaching thread.
  */
 final class AgentStartup {
 
@@ -37,8 +41,7 @@ final class AgentStartup {
       AgentLog.line("already running; ignoring a second attach");
       return;
     }
-    long startNanos = System.nanoTime();
-    keepByteBuddyOffUnsafe();
+    Timings timings = new Timings();
     Map<String, String> environment = System.getenv();
     AgentArguments arguments;
     try {
@@ -48,53 +51,153 @@ final class AgentStartup {
       return;
     }
     Optional<String> location = ConfigLocation.resolve(arguments, System.getProperties(), environment);
-    FutureTask<AgentBuilder> instrumentation = location.isEmpty() ? null : prepareInstrumentation(jvm);
     if (location.isEmpty()) {
       refuse("no configuration: give -javaagent:tollgate-agent.jar=config=/path/tollgate.yaml, "
           + "-D" + ConfigLocation.PROPERTY + "=... or " + TollgateConfigLoader.LOCATION_VARIABLE
           + "=...", null, arguments.strict(), attach);
       return;
     }
-    TollgateConfig config;
-    try {
-      config = TollgateConfigLoader.create().load(location.get());
-    } catch (ConfigException e) {
-      refuse(e.getMessage(), e, StrictFlag.of(arguments, location.get(), environment), attach);
-      return;
-    } catch (RuntimeException | LinkageError e) {
-      refuse("configuration " + location.get() + " cannot be read: " + e, e,
-          StrictFlag.of(arguments, location.get(), environment), attach);
+    Start start = new Start(location.get(), StrictFlag.of(arguments, location.get(), environment),
+        jvm, attach, timings);
+    if (start.strict && !start.readConfiguration()) {
+      return; // refused (under strict: the JVM has exited, or the attach throws)
+    }
+    start.deferred = DeferredTransformer.register(jvm, InstrumentationModules.all(), AgentLog::line);
+    started = true;
+    timings.premainEnd = System.nanoTime();
+    if (attach == Attach.RUNNING) {
+      start.deferred.startingOn(Thread.currentThread());
+      start.run();
       return;
     }
-    if (config.mode() == Mode.OFF) {
-      AgentLog.line("off (tollgate.mode: off in " + location.get() + "): nothing instrumented");
-      return;
+    Thread thread = new Thread(start::run, "tollgate-start");
+    thread.setDaemon(true);
+    start.deferred.startingOn(thread);
+    thread.start();
+  }
+
+  private static synchronized void failed() {
+    started = false;
+  }
+
+  /** The start after {@code premain}'s part: on {@code tollgate-start}, or on the attaching thread. */
+  private static final class Start {
+    private final String location;
+    private final boolean strict;
+    private final Instrumentation jvm;
+    private final Attach attach;
+    private final Timings timings;
+    private TollgateConfig config;
+    private DeferredTransformer deferred;
+
+    Start(String location, boolean strict, Instrumentation jvm, Attach attach, Timings timings) {
+      this.location = location;
+      this.strict = strict;
+      this.jvm = jvm;
+      this.attach = attach;
+      this.timings = timings;
     }
-    long configNanos = System.nanoTime();
-    try {
-      AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);
-      Telemetry telemetry = agentTelemetry.telemetry();
-      Gate gate = Gate.builder(config).telemetry(telemetry).build();
-      AgentGates.install(gate);
-      Runtime.getRuntime().addShutdownHook(new Thread(
-          () -> agentTelemetry.shutdown(gate::close), "tollgate-shutdown"));
-      long gateNanos = System.nanoTime();
-      Installer.install(jvm, built(instrumentation));
-      started = true;
-      long endNanos = System.nanoTime();
-      if (AgentLog.DEBUG) {
-        AgentLog.line("started in " + millis(startNanos, endNanos) + " ms: configuration "
-            + millis(startNanos, configNanos) + " ms, gate " + millis(configNanos, gateNanos)
-            + " ms, instrumentation " + millis(gateNanos, endNanos) + " ms");
+
+    /** Reads and validates the configuration; false when refused. */
+    boolean readConfiguration() {
+      long from = System.nanoTime();
+      try {
+        config = TollgateConfigLoader.create().load(location);
+        return true;
+      } catch (ConfigException e) {
+        refuse(e.getMessage(), e, strict, attach);
+      } catch (RuntimeException | LinkageError e) {
+        refuse("configuration " + location + " cannot be read: " + e, e, strict, attach);
+      } finally {
+        timings.configuration = System.nanoTime() - from;
       }
-      AgentLog.line("on: mode " + config.mode().name().toLowerCase(java.util.Locale.ROOT)
-          + ", providers " + config.providers().keySet()
-          + ", limiter " + (config.redis().isPresent() ? "redis" : "in-memory")
-          + ", instrumented " + InstrumentationModules.names()
-          + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : ""));
-    } catch (RuntimeException | LinkageError e) {
-      AgentGates.install(null);
-      refuse("cannot start: " + e, e, config.strict(), attach);
+      return false;
+    }
+
+    void run() {
+      try {
+        keepByteBuddyOffUnsafe();
+        if (config == null && !readConfiguration()) {
+          stop();
+          return;
+        }
+        if (config.mode() == Mode.OFF) {
+          AgentLog.line("off (tollgate.mode: off in " + location + "): nothing instrumented");
+          stop();
+          return;
+        }
+        long gateFrom = System.nanoTime();
+        AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);
+        Telemetry telemetry = agentTelemetry.telemetry();
+        Gate gate = Gate.builder(config).telemetry(telemetry).build();
+        if (!closedAtShutdown(agentTelemetry, gate)) {
+          stop(); // the app has ended before the start did: the JVM is on its way out
+          return;
+        }
+        AgentGates.install(gate);
+        long instrumentationFrom = System.nanoTime();
+        timings.gate = instrumentationFrom - gateFrom;
+        deferred.activate(InstrumentationModules.all());
+        timings.instrumentation = System.nanoTime() - instrumentationFrom;
+        if (AgentLog.DEBUG) {
+          AgentLog.line(timings.describe() + "; classes that waited for it: "
+              + new java.util.TreeSet<>(deferred.waited()));
+        }
+        AgentLog.line("on: mode " + config.mode().name().toLowerCase(java.util.Locale.ROOT)
+            + ", providers " + config.providers().keySet()
+            + ", limiter " + (config.redis().isPresent() ? "redis" : "in-memory")
+            + ", instrumented " + InstrumentationModules.names()
+            + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : ""));
+      } catch (RuntimeException | LinkageError e) {
+        AgentGates.install(null);
+        stop();
+        refuse("cannot start: " + e, e, config != null && config.strict(), attach);
+      } finally {
+        // after the start-up line: a waiting call's own output comes after it
+        deferred.release();
+      }
+    }
+
+    /**
+     * Has the gate and the agent's telemetry closed at JVM shutdown; false, and closed now, when
+     * the shutdown has already begun.
+     */
+    private static boolean closedAtShutdown(AgentTelemetry telemetry, Gate gate) {
+      try {
+        Runtime.getRuntime().addShutdownHook(
+            new Thread(() -> telemetry.shutdown(gate::close), "tollgate-shutdown"));
+        return true;
+      } catch (IllegalStateException shutdownInProgress) {
+        telemetry.shutdown(gate::close);
+        return false;
+      }
+    }
+
+    /** Nothing is instrumented, and no class waits any more. */
+    private void stop() {
+      deferred.remove();
+      failed();
+    }
+  }
+
+  /** Where the start's time went, for {@code -Dtollgate.debug=true}. */
+  private static final class Timings {
+    final long premainStart = System.nanoTime();
+    long premainEnd;
+    long configuration;
+    long gate;
+    long instrumentation;
+
+    String describe() {
+      long total = System.nanoTime() - premainStart;
+      return "started in " + millis(total) + " ms: configuration " + millis(configuration)
+          + " ms, gate " + millis(gate) + " ms, instrumentation " + millis(instrumentation)
+          + " ms; premain " + millis(premainEnd - premainStart) + " ms, the rest on "
+          + Thread.currentThread().getName();
+    }
+
+    private static long millis(long nanos) {
+      return nanos / 1_000_000;
     }
   }
 
@@ -121,49 +224,9 @@ final class AgentStartup {
    * not affected) keeps ByteBuddy's own probing off it.
    */
   private static void keepByteBuddyOffUnsafe() {
-    String property = AgentBuilder.class.getPackageName().replace(".agent.builder", "") + ".safe";
+    String property = ByteBuddy.class.getPackageName() + ".safe";
     if (System.getProperty(property) == null) {
       System.setProperty(property, "true");
     }
-  }
-
-  /**
-   * ByteBuddy's set-up, on two threads of their own while the configuration is read and the gate
-   * built: the agent builder, and the transformer class ByteBuddy generates on first use (see
-   * {@link Installer#warmUp}). The task is done when both are.
-   */
-  private static FutureTask<AgentBuilder> prepareInstrumentation(Instrumentation jvm) {
-    FutureTask<Void> transformer = inBackground("tollgate-start-transformer", () -> {
-      Installer.warmUp();
-      return null;
-    });
-    return inBackground("tollgate-start", () -> {
-      AgentBuilder builder = Installer.prepare(jvm, InstrumentationModules.all());
-      transformer.get();
-      return builder;
-    });
-  }
-
-  private static <T> FutureTask<T> inBackground(String name, Callable<T> work) {
-    FutureTask<T> task = new FutureTask<>(work);
-    Thread thread = new Thread(task, name);
-    thread.setDaemon(true);
-    thread.start();
-    return task;
-  }
-
-  private static AgentBuilder built(FutureTask<AgentBuilder> task) {
-    try {
-      return task.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while preparing the instrumentation", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("preparing the instrumentation failed: " + e.getCause(), e.getCause());
-    }
-  }
-
-  private static long millis(long fromNanos, long toNanos) {
-    return (toNanos - fromNanos) / 1_000_000;
   }
 }

@@ -34,8 +34,8 @@ final class StrictFlag {
   static boolean declaredIn(String location) {
     try {
       String yaml = read(location);
-      if (yaml == null) {
-        return false;
+      if (yaml == null || !yaml.contains("strict")) {
+        return false; // without parsing: premain stays free of the YAML parser in the usual case
       }
       Object root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
       return root instanceof Map<?, ?> map

@@ -26,9 +26,11 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -358,7 +360,8 @@ public final class Gate implements AutoCloseable {
             redis.flatMap(RedisConnection::clientIfReachable), clock);
         owned.add(0, usedBreakers);
       }
-      TokenCounter.warmUp(); // the tokenizer's encodings load in 1-3 s: not on the first call
+      // each encoding loads in about half a second of CPU: those the providers use, not on the first call
+      TokenCounter.warmUp(encodingsUsed(config));
       UnusableFallbacks.warnings(config).forEach(warning ->
           System.getLogger(Gate.class.getName()).log(System.Logger.Level.WARNING, warning));
       HealthBoard health = HealthBoard.of(List.copyOf(config.providers().keySet()),
@@ -369,6 +372,16 @@ public final class Gate implements AutoCloseable {
       }
       return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry),
           owned);
+    }
+
+    private static Set<TokenCounter> encodingsUsed(TollgateConfig config) {
+      Set<TokenCounter> counters = new LinkedHashSet<>();
+      for (ProviderConfig provider : config.providers().values()) {
+        Set<String> models = new LinkedHashSet<>(provider.modelMap().keySet());
+        models.addAll(provider.modelMap().values());
+        counters.addAll(TokenCounter.forProvider(provider.api(), models));
+      }
+      return counters;
     }
   }
 }

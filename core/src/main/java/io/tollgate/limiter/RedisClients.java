@@ -83,6 +83,10 @@ public final class RedisClients {
     pool.setMinIdle(0);
     pool.setBlockWhenExhausted(true);
     pool.setMaxWait(Duration.ofMillis(500));
+    // No MBean per pool: registering one creates the JVM's platform MBeanServer (about 170 classes
+    // at start-up), which in the agent would happen on its own, before the app (an application
+    // server installs its own MBeanServerBuilder first) has had its say.
+    pool.setJmxEnabled(false);
     return pool;
   }
 

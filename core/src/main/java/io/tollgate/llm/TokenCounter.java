@@ -4,7 +4,12 @@ import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,8 +28,8 @@ import java.util.concurrent.CompletableFuture;
  * </ul>
  *
  * <p>Special tokens ({@code <|endoftext|>}) in text are counted as ordinary text, never rejected.
- * Loading an encoding takes a second or two, once per JVM; {@link #warmUp()} does it ahead of the
- * first request. Thread-safe.
+ * Loading an encoding takes about half a second of CPU, once per JVM; {@link #warmUp(Collection)}
+ * does it ahead of the first request. Thread-safe.
  */
 public final class TokenCounter {
 
@@ -89,13 +94,40 @@ public final class TokenCounter {
     return ANTHROPIC;
   }
 
+  /**
+   * The counters the calls to one provider use, as far as its configuration tells: Anthropic's
+   * approximation on the Anthropic API; else {@code o200k_base} (every model not named, and every
+   * current OpenAI family) and the counter of each model in {@code models} (the names of its
+   * model map). A model the configuration does not name may still need another encoding: it is
+   * loaded at that model's first request.
+   */
+  public static Set<TokenCounter> forProvider(ProviderApi api, Collection<String> models) {
+    if (api == ProviderApi.ANTHROPIC) {
+      return Set.of(ANTHROPIC);
+    }
+    Set<TokenCounter> counters = new LinkedHashSet<>();
+    counters.add(O200K);
+    for (String model : models) {
+      counters.add(forModel(model));
+    }
+    return Collections.unmodifiableSet(counters);
+  }
+
   /** Loads both encodings on a daemon thread, so the first request does not wait for them. */
   public static CompletableFuture<Void> warmUp() {
+    return warmUp(List.of(O200K, CL100K));
+  }
+
+  /**
+   * Loads the encodings of {@code counters} (each once) on a daemon thread, so the first request
+   * does not wait for them. Each encoding costs about half a second of CPU: only those needed.
+   */
+  public static CompletableFuture<Void> warmUp(Collection<TokenCounter> counters) {
+    List<TokenCounter> toLoad = List.copyOf(counters);
     CompletableFuture<Void> done = new CompletableFuture<>();
     Thread loader = new Thread(() -> {
       try {
-        O200K.encoding();
-        CL100K.encoding();
+        toLoad.forEach(TokenCounter::encoding);
         done.complete(null);
       } catch (RuntimeException | Error e) {
         done.completeExceptionally(e);

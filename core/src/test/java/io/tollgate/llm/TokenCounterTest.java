@@ -2,6 +2,8 @@ package io.tollgate.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -85,6 +87,25 @@ class TokenCounterTest {
     assertThat(claude.scale(105)).isEqualTo(126); // exactly 126
     assertThat(claude.scale(0)).isZero();
     assertThat(o200k.scale(6)).isEqualTo(6);
+  }
+
+  @Test
+  void aProviderNeedsTheDefaultEncodingAndThoseOfTheModelsItsConfigurationNames() {
+    assertThat(TokenCounter.forProvider(ProviderApi.OPENAI, List.of())).extracting(TokenCounter::toString)
+        .containsExactly("o200k_base");
+    assertThat(TokenCounter.forProvider(ProviderApi.AZURE_OPENAI, List.of("gpt-4", "gpt-4o-mini")))
+        .extracting(TokenCounter::toString).containsExactly("o200k_base", "cl100k_base");
+    assertThat(TokenCounter.forProvider(ProviderApi.OPENAI, List.of("claude-sonnet-4-5")))
+        .extracting(TokenCounter::toString).containsExactly("o200k_base", "cl100k_base x1.2");
+    assertThat(TokenCounter.forProvider(ProviderApi.ANTHROPIC, List.of("claude-sonnet-4-5", "gpt-4o")))
+        .containsExactly(TokenCounter.anthropic());
+  }
+
+  @Test
+  void warmsUpTheCountersItIsGiven() throws Exception {
+    TokenCounter.warmUp(List.of(o200k)).get(30, TimeUnit.SECONDS);
+
+    assertThat(o200k.count("hello world")).isEqualTo(2);
   }
 
   @Test

@@ -1,15 +1,13 @@
 package io.tollgate.agent.apache4;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tollgate.agent.apache4.helpers.Classic4Execution;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.util.List;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
-import net.bytebuddy.matcher.ElementMatcher;
 import org.apache.http.HttpHost;
 import org.apache.http.HttpRequest;
 import org.apache.http.impl.client.CloseableHttpClient;
@@ -25,8 +23,8 @@ import org.apache.http.protocol.HttpContext;
 public final class ClassicHttpClient4Instrumentation implements TypeInstrumentation {
 
   @Override
-  public ElementMatcher<TypeDescription> typeMatcher() {
-    return namedOneOf("org.apache.http.impl.client.InternalHttpClient",
+  public List<String> typeNames() {
+    return List.of("org.apache.http.impl.client.InternalHttpClient",
         "org.apache.http.impl.client.MinimalHttpClient",
         "org.apache.http.impl.client.AbstractHttpClient");
   }

@@ -5,9 +5,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tollgate.agent.apache4.helpers.Classic4Execution;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.util.List;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 import org.apache.http.client.methods.CloseableHttpResponse;
 
 /**
@@ -19,8 +18,8 @@ import org.apache.http.client.methods.CloseableHttpResponse;
 public final class ResponseClose4Instrumentation implements TypeInstrumentation {
 
   @Override
-  public ElementMatcher<TypeDescription> typeMatcher() {
-    return named("org.apache.http.impl.execchain.HttpResponseProxy");
+  public List<String> typeNames() {
+    return List.of("org.apache.http.impl.execchain.HttpResponseProxy");
   }
 
   @Override

@@ -1,15 +1,13 @@
 package io.tollgate.agent.apache5;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tollgate.agent.apache5.helpers.Async5Execution;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.util.List;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
-import net.bytebuddy.matcher.ElementMatcher;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.HttpHost;
@@ -29,8 +27,8 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 public final class AsyncHttpClient5Instrumentation implements TypeInstrumentation {
 
   @Override
-  public ElementMatcher<TypeDescription> typeMatcher() {
-    return namedOneOf("org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient",
+  public List<String> typeNames() {
+    return List.of("org.apache.hc.client5.http.impl.async.InternalAbstractHttpAsyncClient",
         "org.apache.hc.client5.http.impl.async.AbstractMinimalHttpAsyncClientBase");
   }
 

@@ -1,15 +1,13 @@
 package io.tollgate.agent.apache5;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tollgate.agent.apache5.helpers.Classic5Execution;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.util.List;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
-import net.bytebuddy.matcher.ElementMatcher;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.HttpHost;
@@ -23,8 +21,8 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 public final class ClassicHttpClient5Instrumentation implements TypeInstrumentation {
 
   @Override
-  public ElementMatcher<TypeDescription> typeMatcher() {
-    return namedOneOf("org.apache.hc.client5.http.impl.classic.InternalHttpClient",
+  public List<String> typeNames() {
+    return List.of("org.apache.hc.client5.http.impl.classic.InternalHttpClient",
         "org.apache.hc.client5.http.impl.classic.MinimalHttpClient");
   }
 

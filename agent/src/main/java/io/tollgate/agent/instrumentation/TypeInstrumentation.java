@@ -1,16 +1,18 @@
 package io.tollgate.agent.instrumentation;
 
+import java.util.List;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
- * The advice for one type of a client library: which type, and which advice class goes on which
- * of its methods. Matchers should be by name: they run for every class the JVM loads.
+ * The advice for some types of a client library: which types, by name, and which advice class
+ * goes on which of their methods. Names only: the agent decides from the name alone, for every
+ * class the JVM loads, whether a class is one of its own, and it knows those names before it has
+ * read its configuration (see {@link DeferredTransformer}).
  *
  * <pre>{@code
- * public ElementMatcher<TypeDescription> typeMatcher() {
- *   return named("okhttp3.OkHttpClient$Builder");
+ * public List<String> typeNames() {
+ *   return List.of("okhttp3.OkHttpClient$Builder");
  * }
  * public void transform(Advices advices) {
  *   advices.apply(isConstructor(), getClass().getName() + "$ConstructorAdvice");
@@ -19,7 +21,8 @@ import net.bytebuddy.matcher.ElementMatcher;
  */
 public interface TypeInstrumentation {
 
-  ElementMatcher<TypeDescription> typeMatcher();
+  /** The binary names of the types ({@code okhttp3.OkHttpClient$Builder}). */
+  List<String> typeNames();
 
   void transform(Advices advices);
 

@@ -10,10 +10,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.lang.invoke.MethodHandle;
+import java.util.List;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * {@code jdk.internal.net.http.HttpClientFacade}, the client every {@code HttpClient.newHttpClient()}
@@ -48,8 +47,8 @@ public final class HttpClientFacadeInstrumentation implements TypeInstrumentatio
   public @interface SendAsyncHandle {}
 
   @Override
-  public ElementMatcher<TypeDescription> typeMatcher() {
-    return named(TYPE);
+  public List<String> typeNames() {
+    return List.of(TYPE);
   }
 
   @Override

@@ -1,13 +1,11 @@
 package io.tollgate.agent.okhttp;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
-import static net.bytebuddy.matcher.ElementMatchers.named;
 
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
 import io.tollgate.agent.okhttp.helpers.TollgateInterceptor;
+import java.util.List;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 import okhttp3.OkHttpClient;
 
 /**
@@ -17,8 +15,8 @@ import okhttp3.OkHttpClient;
 public final class OkHttpClientBuilderInstrumentation implements TypeInstrumentation {
 
   @Override
-  public ElementMatcher<TypeDescription> typeMatcher() {
-    return named("okhttp3.OkHttpClient$Builder");
+  public List<String> typeNames() {
+    return List.of("okhttp3.OkHttpClient$Builder");
   }
 
   @Override

@@ -1,15 +1,13 @@
 package io.tollgate.agent.okhttp;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.tollgate.agent.CallerThreads;
 import io.tollgate.agent.EnqueuedTenants;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import java.util.List;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Marks the app's thread for the length of a synchronous {@code Call.execute()}: only there may a
@@ -20,9 +18,9 @@ import net.bytebuddy.matcher.ElementMatcher;
 public final class RealCallInstrumentation implements TypeInstrumentation {
 
   @Override
-  public ElementMatcher<TypeDescription> typeMatcher() {
+  public List<String> typeNames() {
     // 3.x, then 4.x and 5.x
-    return namedOneOf("okhttp3.RealCall", "okhttp3.internal.connection.RealCall");
+    return List.of("okhttp3.RealCall", "okhttp3.internal.connection.RealCall");
   }
 
   @Override

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A configuration Tollgate cannot run: one clear line, then the app as if no agent were there. */
 class BadConfigurationIT {
@@ -53,6 +55,27 @@ class BadConfigurationIT {
     assertThat(provider.requestCount()).isZero();
   }
 
+  /** Strict from outside a file that does not say it: the file is still read before {@code main}. */
+  @ParameterizedTest(name = "strict from the {0}")
+  @ValueSource(strings = {"agent argument", "environment"})
+  void abortsStartUpUnderStrictAskedForOutsideTheFile(String where) throws Exception {
+    Path config = Files.writeString(dir.resolve("tollgate.yaml"), badConfig(null));
+    ForkedApp app = app();
+    if (where.equals("agent argument")) {
+      app.withAgent("config=" + config + ",strict=true");
+    } else {
+      app.withAgent("config=" + config).env("TOLLGATE_STRICT", "true");
+    }
+
+    Run run = app.run();
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+    assertThat(run.stdout()).as("main never ran").doesNotContain("app started");
+    assertThat(run.stderr()).as(run.toString()).singleElement().asString()
+        .startsWith("[tollgate] start-up aborted (strict: true): tollgate.providers.openai.base-url ");
+    assertThat(provider.requestCount()).isZero();
+  }
+
   @Test
   void withoutAConfigurationSaysWhereItLookedAndStaysOff() throws Exception {
     Run run = app().withAgent(null).run();
@@ -70,16 +93,16 @@ class BadConfigurationIT {
         .call("sync", provider.baseUrl() + "/v1/chat/completions", CHAT);
   }
 
-  private String badConfig(boolean strict) {
+  /** A base URL with spaces in it; {@code strict} null leaves the key out. */
+  private String badConfig(Boolean strict) {
     return """
         tollgate:
-          strict: %s
-          providers:
+        %s  providers:
             openai:
               base-url: "%s/v1 with spaces"
               api: openai
               limits:
                 requests-per-minute: 1
-        """.formatted(strict, provider.baseUrl());
+        """.formatted(strict == null ? "" : "  strict: " + strict + "\n", provider.baseUrl());
   }
 }

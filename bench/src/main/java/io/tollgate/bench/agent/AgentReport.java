@@ -15,9 +15,13 @@ import java.util.regex.Pattern;
  */
 final class AgentReport {
 
+  /**
+   * The agent's {@code -Dtollgate.debug=true} line; {@code premain} is given by agents that finish
+   * their start on a thread of their own (before them, premain was the whole start).
+   */
   private static final Pattern BREAKDOWN = Pattern.compile(
       "\\[tollgate] started in (\\d+) ms: configuration (\\d+) ms, gate (\\d+) ms, "
-          + "instrumentation (\\d+) ms");
+          + "instrumentation (\\d+) ms(?:; premain (\\d+) ms)?");
 
   private final AgentBenchOptions options;
   private final String loadAtStart;
@@ -35,7 +39,10 @@ final class AgentReport {
   private final long[][] toMain;
   private final long[][] toFirstCall;
   private final long[][] cpuToFirstCall;
-  /** Per row and repetition: the agent's premain total, configuration, gate, instrumentation (ms). */
+  /**
+   * Per row and repetition: the agent's start in total, configuration, gate, instrumentation, and
+   * premain's own part (ms).
+   */
   private final long[][][] breakdown;
 
   AgentReport(AgentBenchOptions options, List<Row> perCall, List<Row> rows, String loadAtStart) {
@@ -83,7 +90,8 @@ final class AgentReport {
       Matcher m = BREAKDOWN.matcher(line);
       if (m.lookingAt()) {
         breakdown[row][rep] = new long[] {Long.parseLong(m.group(1)),
-            Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4))};
+            Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4)),
+            Long.parseLong(m.group(5) != null ? m.group(5) : m.group(1))};
       }
     }
     if (rows.get(row).setup().agent() && breakdown[row][rep] == null) {
@@ -199,8 +207,8 @@ final class AgentReport {
         .append(" repetitions; medians; process start to the line arriving)\n\n")
         .append("| Setup | to main() ms | to first call ms | added to main() ms | "
             + "added to first call ms | CPU to first call ms | added CPU ms "
-            + "| premain ms: total (configuration / gate / instrumentation) |\n")
-        .append("|---|---:|---:|---:|---:|---:|---:|---|\n");
+            + "| premain ms | start ms: total (configuration / gate / instrumentation) |\n")
+        .append("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     long addedToMain = 0;
     for (int row = 0; row < rows.size(); row++) {
       boolean agent = rows.get(row).setup().agent();
@@ -217,7 +225,8 @@ final class AgentReport {
           .append(" | ").append(Stats.median(cpuToFirstCall[row]))
           .append(" | ").append(agent
               ? Long.toString(Stats.median(minus(cpuToFirstCall[row], cpuToFirstCall[0]))) : "—")
-          .append(" | ").append(agent ? premain(breakdown[row]) : "—")
+          .append(" | ").append(agent ? Long.toString(medianOf(breakdown[row], 4)) : "—")
+          .append(" | ").append(agent ? start(breakdown[row]) : "—")
           .append(" |\n");
     }
     out.append("\n| Target | Measured | Verdict |\n|---|---|---|\n")
@@ -226,16 +235,17 @@ final class AgentReport {
         .append('\n');
   }
 
-  private static String premain(long[][] reps) {
-    String[] parts = new String[4];
-    for (int part = 0; part < 4; part++) {
-      long[] values = new long[reps.length];
-      for (int rep = 0; rep < reps.length; rep++) {
-        values[rep] = reps[rep][part];
-      }
-      parts[part] = Long.toString(Stats.median(values));
+  private static String start(long[][] reps) {
+    return medianOf(reps, 0) + " (" + medianOf(reps, 1) + " / " + medianOf(reps, 2) + " / "
+        + medianOf(reps, 3) + ")";
+  }
+
+  private static long medianOf(long[][] reps, int part) {
+    long[] values = new long[reps.length];
+    for (int rep = 0; rep < reps.length; rep++) {
+      values[rep] = reps[rep][part];
     }
-    return parts[0] + " (" + parts[1] + " / " + parts[2] + " / " + parts[3] + ")";
+    return Stats.median(values);
   }
 
   private static String target(String target, String measured, boolean met) {
