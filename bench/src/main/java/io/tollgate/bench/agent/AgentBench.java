@@ -1,17 +1,25 @@
 package io.tollgate.bench.agent;
 
 import io.tollgate.bench.agent.app.LatencyApp;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Limit;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.RedisClients;
+import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.Subject;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What the agent adds to an OkHttp app: per call (the same calls to the same loopback server,
@@ -60,7 +68,7 @@ public final class AgentBench {
         bench.paired(url, configs, perCall, report);
       }
       if (options.latency() || options.paired()) {
-        report.redisRoundTrip(pingNanos(redis));
+        report.redisRoundTrip(pingNanos(redis), reserveNanos(redis));
       }
       if (options.startup()) {
         bench.startup(url, configs, rows, report);
@@ -80,7 +88,7 @@ public final class AgentBench {
         ForkedApp.Run run = ForkedApp.run(command(row.setup(), row.agentJar(),
             configs.get(row.setup()), url, false, options.warmup(), options.calls()),
             work.resolve("stderr.txt"));
-        report.latency(index, round, run.latencies());
+        report.latency(index, round, run);
       }
     }
   }
@@ -97,7 +105,7 @@ public final class AgentBench {
             false, options.warmup(), options.calls());
         command.add("paired");
         ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
-        report.paired(index, round, run.latencies(), run.plainLatencies());
+        report.paired(index, round, run);
       }
     }
   }
@@ -170,6 +178,30 @@ public final class AgentBench {
         nanos[i] = System.nanoTime() - start;
       }
       return nanos;
+    }
+  }
+
+  /**
+   * The round trip the agent's Redis limiter makes on the app's thread: a reserve (one
+   * {@code EVALSHA}) of one request and a token estimate against the limits of {@link Setup}'s
+   * provider, timed one by one; each is settled afterwards, untimed, as the agent's settle thread
+   * does.
+   */
+  private static long[] reserveNanos(RedisServer redis) {
+    progress("Redis reserve round trip");
+    Limits limits = Limits.of(Limit.requests(Setup.REQUESTS_PER_MINUTE, Duration.ofMinutes(1)),
+        Limit.tokens(Setup.TOKENS_PER_MINUTE, Duration.ofMinutes(1)));
+    Subject provider = Subject.of("provider", "openai");
+    try (UnifiedJedis client = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1);
+        RedisRateLimiter limiter = RedisRateLimiter.using(client)) {
+      long[] nanos = new long[25_000];
+      for (int i = 0; i < nanos.length; i++) {
+        long start = System.nanoTime();
+        Decision decision = limiter.reserve(provider, limits, 1, 100);
+        nanos[i] = System.nanoTime() - start;
+        limiter.settle(decision.reservation().orElseThrow(), 17);
+      }
+      return java.util.Arrays.copyOfRange(nanos, 5_000, nanos.length);
     }
   }
 

@@ -33,7 +33,15 @@ final class AgentReport {
   /** Paired runs: per row and round, the p50 with the interceptor and without it. */
   private final long[][] pairedWith;
   private final long[][] pairedWithout;
+  /** Per row and round, the calls the warm-up took (at least the option's, until the JIT was quiet). */
+  private final long[][] warmUps;
+  private final long[][] pairedWarmUps;
+  /** Per row and round, the app thread's CPU per measured call (paired: with and without). */
+  private final long[][] threadCpu;
+  private final long[][] pairedCpuWith;
+  private final long[][] pairedCpuWithout;
   private long[] ping = new long[0];
+  private long[] reserve = new long[0];
   private final List<Row> rows;
   /** Per start-up row (same index) and repetition. */
   private final long[][] toMain;
@@ -54,13 +62,21 @@ final class AgentReport {
     p99 = new long[perCall.size()][options.rounds()];
     pairedWith = new long[perCall.size()][options.rounds()];
     pairedWithout = new long[perCall.size()][options.rounds()];
+    warmUps = new long[perCall.size()][options.rounds()];
+    pairedWarmUps = new long[perCall.size()][options.rounds()];
+    threadCpu = new long[perCall.size()][options.rounds()];
+    pairedCpuWith = new long[perCall.size()][options.rounds()];
+    pairedCpuWithout = new long[perCall.size()][options.rounds()];
     toMain = new long[rows.size()][options.startups()];
     toFirstCall = new long[rows.size()][options.startups()];
     cpuToFirstCall = new long[rows.size()][options.startups()];
     breakdown = new long[rows.size()][options.startups()][];
   }
 
-  void latency(int row, int round, long[] nanos) {
+  void latency(int row, int round, ForkedApp.Run run) {
+    long[] nanos = run.latencies();
+    warmUps[row][round] = run.warmUpCalls();
+    threadCpu[row][round] = run.threadCpuPerCall()[0];
     if (nanos.length != options.calls()) {
       throw new IllegalStateException(perCall.get(row).label() + ": " + nanos.length
           + " latencies, expected " + options.calls());
@@ -69,7 +85,12 @@ final class AgentReport {
     p99[row][round] = Stats.percentile(nanos, 99);
   }
 
-  void paired(int row, int round, long[] with, long[] without) {
+  void paired(int row, int round, ForkedApp.Run run) {
+    long[] with = run.latencies();
+    long[] without = run.plainLatencies();
+    pairedWarmUps[row][round] = run.warmUpCalls();
+    pairedCpuWith[row][round] = run.threadCpuPerCall()[0];
+    pairedCpuWithout[row][round] = run.threadCpuPerCall()[1];
     if (with.length != options.calls() || without.length != options.calls()) {
       throw new IllegalStateException(perCall.get(row).label() + ": " + with.length + " and "
           + without.length + " paired latencies, expected " + options.calls());
@@ -78,8 +99,9 @@ final class AgentReport {
     pairedWithout[row][round] = Stats.median(without);
   }
 
-  void redisRoundTrip(long[] nanos) {
-    ping = nanos;
+  void redisRoundTrip(long[] pingNanos, long[] reserveNanos) {
+    ping = pingNanos;
+    reserve = reserveNanos;
   }
 
   void startup(int row, int rep, ForkedApp.Run run) {
@@ -108,6 +130,10 @@ final class AgentReport {
     StringBuilder out = new StringBuilder();
     out.append("Load average (1 min) at start ").append(loadAtStart).append(", at end ")
         .append(loadAtEnd).append(".\n\n");
+    if (!options.jvmOptions().isEmpty()) {
+      out.append("Options of every child JVM: `").append(String.join(" ", options.jvmOptions()))
+          .append("`.\n\n");
+    }
     if (options.latency()) {
       latencyTable(out);
     }
@@ -122,10 +148,11 @@ final class AgentReport {
 
   private void latencyTable(StringBuilder out) {
     out.append("#### Per call (").append(options.rounds()).append(" rounds of ")
-        .append(options.calls()).append(" calls after ").append(options.warmup())
-        .append(" warm-up calls, one JVM per setup and round)\n\n")
-        .append("| Setup | p50 µs | p99 µs | added p50 µs | added p99 µs | added p50 per round µs |\n")
-        .append("|---|---:|---:|---:|---:|---|\n");
+        .append(options.calls()).append(" calls after at least ").append(options.warmup())
+        .append(" warm-up calls and until the JIT was quiet, one JVM per setup and round)\n\n")
+        .append("| Setup | p50 µs | p99 µs | added p50 µs | added p99 µs | added p50 per round µs "
+            + "| app thread CPU per call µs | added CPU µs | warm-up calls per round |\n")
+        .append("|---|---:|---:|---:|---:|---|---:|---:|---|\n");
     long[][] addedP50 = new long[perCall.size()][];
     for (int row = 0; row < perCall.size(); row++) {
       addedP50[row] = minus(p50[row], p50[0]);
@@ -137,11 +164,13 @@ final class AgentReport {
           .append(" | ").append(agent ? micros(Stats.median(addedP50[row])) : "—")
           .append(" | ").append(agent ? micros(Stats.median(addedP99)) : "—")
           .append(" | ").append(agent ? list(addedP50[row]) : list(p50[row]) + " (p50)")
+          .append(" | ").append(micros(Stats.median(threadCpu[row])))
+          .append(" | ").append(agent ? micros(Stats.median(minus(threadCpu[row], threadCpu[0]))) : "—")
+          .append(" | ").append(counts(warmUps[row]))
           .append(" |\n");
     }
-    out.append("\nRedis round trip (PING from the benchmark's JVM, Jedis): p50 ")
-        .append(micros(Stats.median(ping))).append(" µs, p99 ")
-        .append(micros(Stats.percentile(ping, 99))).append(" µs.\n\n");
+    out.append('\n');
+    roundTrips(out);
     perCallTargets(out, "between JVMs", addedP50);
 
   }
@@ -149,9 +178,11 @@ final class AgentReport {
   private void pairedTable(StringBuilder out) {
     out.append("#### In one JVM: the same client with and without Tollgate's interceptor, calls "
             + "alternated (").append(options.rounds()).append(" rounds of ").append(options.calls())
-        .append(" pairs after ").append(options.warmup()).append(")\n\n")
-        .append("| Setup | p50 with µs | p50 without µs | difference p50 µs | per round µs |\n")
-        .append("|---|---:|---:|---:|---|\n");
+        .append(" pairs after at least ").append(options.warmup())
+        .append(" and until the JIT was quiet)\n\n")
+        .append("| Setup | p50 with µs | p50 without µs | difference p50 µs | per round µs "
+            + "| app thread CPU difference per call µs | warm-up pairs per round |\n")
+        .append("|---|---:|---:|---:|---|---:|---|\n");
     // in one JVM, the difference with the same JVM's client without the interceptor
     long[][] differences = new long[perCall.size()][];
     for (int row = 0; row < perCall.size(); row++) {
@@ -162,13 +193,14 @@ final class AgentReport {
           .append(" | ").append(micros(Stats.median(pairedWithout[row])))
           .append(" | ").append(micros(Stats.median(differences[row])))
           .append(" | ").append(list(differences[row]))
+          .append(" | ").append(micros(Stats.median(minus(pairedCpuWith[row], pairedCpuWithout[row]))))
+          .append(" | ").append(counts(pairedWarmUps[row]))
           .append(" |\n");
     }
     out.append('\n');
     perCallTargets(out, "in one JVM", differences);
     if (!options.latency()) {
-      out.append("Redis round trip (PING from the benchmark's JVM, Jedis): p50 ")
-          .append(micros(Stats.median(ping))).append(" µs.\n\n");
+      roundTrips(out);
     }
   }
 
@@ -191,11 +223,33 @@ final class AgentReport {
         .append('\n');
   }
 
+  /**
+   * Against the round trip the Redis limiter makes on the caller's thread: the reserve, one
+   * {@code EVALSHA} of the limiter script (a {@code PING} leaves out the script's own run).
+   */
   private String redisTarget(long[][] added, Path jar, String which) {
     long more = added(added, Setup.REDIS, jar) - added(added, Setup.IN_MEMORY, jar);
-    long roundTrip = Stats.median(ping);
+    long roundTrip = Stats.median(reserve);
     return target("Redis: ≤ one round trip more than in-memory" + which,
-        micros(more) + " µs more; a round trip is " + micros(roundTrip) + " µs", more <= roundTrip);
+        micros(more) + " µs more; a reserve round trip is " + micros(roundTrip) + " µs (a PING "
+            + micros(Stats.median(ping)) + " µs)", more <= roundTrip);
+  }
+
+  private void roundTrips(StringBuilder out) {
+    out.append("Redis round trips from the benchmark's JVM (Jedis, one at a time): PING p50 ")
+        .append(micros(Stats.median(ping))).append(" µs, p99 ")
+        .append(micros(Stats.percentile(ping, 99))).append(" µs; the limiter's reserve (one "
+            + "EVALSHA, the agent's limits) p50 ")
+        .append(micros(Stats.median(reserve))).append(" µs, p99 ")
+        .append(micros(Stats.percentile(reserve, 99))).append(" µs.\n\n");
+  }
+
+  private static String counts(long[] values) {
+    StringBuilder joined = new StringBuilder();
+    for (long value : values) {
+      joined.append(joined.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%,d", value));
+    }
+    return joined.toString();
   }
 
   private long added(long[][] added, Setup setup, Path jar) {

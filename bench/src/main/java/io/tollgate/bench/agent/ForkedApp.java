@@ -23,8 +23,8 @@ final class ForkedApp {
   private ForkedApp() {}
 
   /** What one run reported. {@code latencies} is empty when no calls were measured. */
-  record Run(long toMainNanos, long toFirstCallNanos, long cpuMillis, long[] latencies,
-      long[] plainLatencies, List<String> agentLines) {}
+  record Run(long toMainNanos, long toFirstCallNanos, long cpuMillis, long warmUpCalls,
+      long[] threadCpuPerCall, long[] latencies, long[] plainLatencies, List<String> agentLines) {}
 
   static Run run(List<String> command, Path stderr) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command)
@@ -35,6 +35,8 @@ final class ForkedApp {
     long toMain = -1;
     long toFirstCall = -1;
     long cpuMillis = -1;
+    long warmUpCalls = 0;
+    long[] threadCpu = new long[0];
     long[] latencies = new long[0];
     long[] plainLatencies = new long[0];
     try (BufferedReader out = new BufferedReader(
@@ -47,6 +49,10 @@ final class ForkedApp {
           toFirstCall = now - started;
         } else if (line.startsWith("cpu-ms ")) {
           cpuMillis = Long.parseLong(line.substring("cpu-ms ".length()));
+        } else if (line.startsWith("warm-up-calls ")) {
+          warmUpCalls = Long.parseLong(line.substring("warm-up-calls ".length()));
+        } else if (line.startsWith("thread-cpu-ns-per-call ")) {
+          threadCpu = parse(line.substring("thread-cpu-ns-per-call ".length()));
         } else if (line.startsWith("latencies-ns ")) {
           latencies = parse(line.substring("latencies-ns ".length()));
         } else if (line.startsWith("plain-latencies-ns ")) {
@@ -69,7 +75,8 @@ final class ForkedApp {
         agentLines.add(line);
       }
     }
-    return new Run(toMain, toFirstCall, cpuMillis, latencies, plainLatencies, agentLines);
+    return new Run(toMain, toFirstCall, cpuMillis, warmUpCalls, threadCpu, latencies,
+        plainLatencies, agentLines);
   }
 
   private static long[] parse(String numbers) {

@@ -15,12 +15,15 @@ enum Setup {
   REDIS("agent, Redis limiter"),
   OTHER_HOST("agent, non-provider host");
 
+  static final long REQUESTS_PER_MINUTE = 100_000_000L;
+  static final long TOKENS_PER_MINUTE = 100_000_000_000L;
+
   /** Limits far out of reach: every call is admitted, as in the limiter benchmark. */
   private static final String LIMITS = """
             limits:
-              requests-per-minute: 100000000
-              tokens-per-minute: 100000000000
-      """;
+              requests-per-minute: %d
+              tokens-per-minute: %d
+      """.formatted(REQUESTS_PER_MINUTE, TOKENS_PER_MINUTE);
 
   final String label;
 

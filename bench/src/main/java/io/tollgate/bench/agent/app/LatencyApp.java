@@ -1,6 +1,9 @@
 package io.tollgate.bench.agent.app;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -21,6 +24,9 @@ import okhttp3.Response;
  * LatencyApp URL (JSON|-) WARM_UP_CALLS MEASURED_CALLS [paired]
  * </pre>
  *
+ * <p>{@code -Dlatency-app.start-work-ms=N}: N ms of CPU work on {@code main} before the client is
+ * built (see {@link #START_WORK_PROPERTY}).
+ *
  * <p>{@code paired} also builds a second client from the first with every interceptor of
  * Tollgate's taken out again, and alternates the calls between the two: the difference is the
  * interceptor's alone, in one JVM, with the same JIT and heap (without the agent both clients are
@@ -28,7 +34,10 @@ import okhttp3.Response;
  *
  * Output, one line each: {@code main}, {@code first-call STATUS}, {@code cpu-ms N} (CPU time the
  * JVM has used so far, all threads: on a shared machine less disturbed by the neighbours than
- * wall-clock time), and, when calls were measured, {@code latencies-ns N1 N2 ...}. Every answer must be a 200: anything else ends the app with
+ * wall-clock time), {@code warm-up-calls N} (see {@link #warmUp}), and, when calls were measured,
+ * {@code thread-cpu-ns-per-call N [PLAIN]} (the calling thread's CPU time per measured call: the
+ * work a call costs the app's thread, whatever the scheduler does with the waits) and
+ * {@code latencies-ns N1 N2 ...}. Every answer must be a 200: anything else ends the app with
  * status 2, since a limited or failed call would measure something else.
  */
 public final class LatencyApp {
@@ -45,6 +54,7 @@ public final class LatencyApp {
     int warmUp = Integer.parseInt(args[2]);
     int measured = Integer.parseInt(args[3]);
     boolean paired = args.length > 4 && args[4].equals("paired");
+    startWork(Long.getLong(START_WORK_PROPERTY, 0));
     OkHttpClient client = new OkHttpClient.Builder().readTimeout(20, TimeUnit.SECONDS).build();
     if (paired) {
       pairedCalls(client, url, body, warmUp, measured);
@@ -54,16 +64,18 @@ public final class LatencyApp {
       System.out.println("first-call " + call(client, url, body));
       System.out.flush();
       System.out.println("cpu-ms " + cpuMillis());
-      for (int i = 0; i < warmUp; i++) {
-        call(client, url, body);
-      }
+      warmUp(warmUp, client, null, url, body);
       long[] nanos = new long[measured];
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long cpuFrom = threads.getCurrentThreadCpuTime();
       for (int i = 0; i < measured; i++) {
         long start = System.nanoTime();
         call(client, url, body);
         nanos[i] = System.nanoTime() - start;
       }
       if (measured > 0) {
+        System.out.println("thread-cpu-ns-per-call "
+            + (threads.getCurrentThreadCpuTime() - cpuFrom) / measured);
         System.out.println(line("latencies-ns", nanos));
       }
     } finally {
@@ -79,26 +91,95 @@ public final class LatencyApp {
     builder.interceptors().removeIf(i -> i.getClass().getName().startsWith("io.tollgate."));
     OkHttpClient plain = builder.build();
     System.out.println("first-call " + call(client, url, body) + " " + call(plain, url, body));
-    for (int i = 0; i < warmUp; i++) {
-      call(client, url, body);
-      call(plain, url, body);
-    }
+    warmUp(warmUp, client, plain, url, body);
     long[] nanos = new long[measured];
     long[] plainNanos = new long[measured];
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpu = 0;
+    long plainCpu = 0;
     for (int i = 0; i < measured; i++) {
+      long cpuStart = threads.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       call(client, url, body);
       long middle = System.nanoTime();
+      long cpuMiddle = threads.getCurrentThreadCpuTime();
       call(plain, url, body);
       plainNanos[i] = System.nanoTime() - middle;
+      plainCpu += threads.getCurrentThreadCpuTime() - cpuMiddle;
+      cpu += cpuMiddle - cpuStart;
       nanos[i] = middle - start;
     }
+    System.out.println("thread-cpu-ns-per-call " + cpu / measured + " " + plainCpu / measured);
     System.out.println(line("latencies-ns", nanos));
     System.out.println(line("plain-latencies-ns", plainNanos));
     System.out.flush();
     for (OkHttpClient each : new OkHttpClient[] {client, plain}) {
       each.dispatcher().executorService().shutdown();
       each.connectionPool().evictAll();
+    }
+  }
+
+  /**
+   * Milliseconds of the app's own start-up work, on {@code main}'s thread, before it builds its
+   * client (0 by default): a service's framework starts before its first LLM call, and the agent
+   * starts meanwhile. CPU work, not a sleep, so that the agent's start competes for the cores.
+   */
+  public static final String START_WORK_PROPERTY = "latency-app.start-work-ms";
+
+  private static void startWork(long millis) {
+    long until = System.nanoTime() + millis * 1_000_000L;
+    long digits = 0;
+    while (System.nanoTime() < until) {
+      digits += Long.toString(digits ^ until).length();
+    }
+    if (digits == 42) {
+      System.out.println("(never printed: keeps the work from being optimised away)");
+    }
+  }
+
+  /** Calls of a warm-up batch, after which the JIT's work is looked at. */
+  private static final int BATCH = 2_000;
+  /** The JIT counts as done when a batch made it compile for at most this long (all compiler threads). */
+  private static final long QUIET_COMPILE_MILLIS = 5;
+  /** The most calls a warm-up makes, whatever the JIT does. */
+  private static final int MAX_WARM_UP = 200_000;
+
+  /**
+   * At least {@code minimum} calls, then batches until the JIT is quiet: calls measured while the
+   * compiler threads still work measure the compilation too, and with an agent there is much more
+   * code to compile (on 2 cores, 20,000 calls left C2 busy for seconds). Prints
+   * {@code warm-up-calls N}. With {@code plain}, each step is a call on each client (the app is
+   * copied out as one class file: no nested types).
+   */
+  private static void warmUp(int minimum, OkHttpClient client, OkHttpClient plain, String url,
+      String body) throws IOException {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    int calls = 0;
+    for (; calls < minimum; calls++) {
+      step(client, plain, url, body);
+    }
+    if (minimum > 0 && jit != null && jit.isCompilationTimeMonitoringSupported()) {
+      long compiled = jit.getTotalCompilationTime();
+      while (calls < MAX_WARM_UP) {
+        for (int i = 0; i < BATCH; i++) {
+          step(client, plain, url, body);
+        }
+        calls += BATCH;
+        long now = jit.getTotalCompilationTime();
+        if (now - compiled <= QUIET_COMPILE_MILLIS) {
+          break;
+        }
+        compiled = now;
+      }
+    }
+    System.out.println("warm-up-calls " + calls);
+  }
+
+  private static void step(OkHttpClient client, OkHttpClient plain, String url, String body)
+      throws IOException {
+    call(client, url, body);
+    if (plain != null) {
+      call(plain, url, body);
     }
   }
 
