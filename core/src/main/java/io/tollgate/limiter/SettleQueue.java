@@ -14,6 +14,11 @@ import java.util.function.Consumer;
  * thread, {@code tollgate-settle}, up to {@link #MAX_BATCH} at a time, so that a call does not wait
  * for its settle's round trip. The thread starts with the first settle.
  *
+ * <p>Woken by a settle, the thread lingers {@link #DEFAULT_LINGER} for others to join the same
+ * round trip (less when a batch is full or the queue closes): one round trip, and one wake-up of
+ * the thread, for the settles of that time instead of one each; a call's thread wakes the settler
+ * only when it is idle. Settles reach Redis that much later, which no limit can tell.
+ *
  * <p>{@link #offer} refuses a settle when {@link #CAPACITY} are waiting (Redis slow or unreachable)
  * or the queue is closed: the caller then settles on its own thread, as without a queue, so a
  * settle is never lost for want of room and never waits for room. {@link #close} waits until what
@@ -26,11 +31,14 @@ final class SettleQueue {
   static final int MAX_BATCH = 64;
   /** Five of the Redis client's default timeout: a few batches, even from a slow Redis. */
   static final Duration DEFAULT_DRAIN_ON_CLOSE = RedisClients.DEFAULT_TIMEOUT.multipliedBy(5);
+  /** How long a batch waits for more settles before it is sent. */
+  static final Duration DEFAULT_LINGER = Duration.ofMillis(1);
 
   private static final System.Logger LOG = System.getLogger(SettleQueue.class.getName());
 
   private final Consumer<List<Settlement>> apply;
   private final Duration drainOnClose;
+  private final long lingerNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition arrived = lock.newCondition();
   private final Condition progressed = lock.newCondition();
@@ -41,16 +49,24 @@ final class SettleQueue {
   private long finished;
   private boolean closed;
   private Thread thread;
+  /** The settler waits for a first settle (not lingering, not applying): an offer must wake it. */
+  private boolean idle;
   // the settler thread's own
   private boolean failing;
 
   /** @param apply settles a batch; an exception drops the batch (logged once per episode) */
   SettleQueue(Consumer<List<Settlement>> apply, Duration drainOnClose) {
+    this(apply, drainOnClose, DEFAULT_LINGER);
+  }
+
+  SettleQueue(Consumer<List<Settlement>> apply, Duration drainOnClose, Duration linger) {
     this.apply = apply;
-    if (drainOnClose.isNegative()) {
-      throw new IllegalArgumentException("drain-on-close must be >= 0, was " + drainOnClose);
+    if (drainOnClose.isNegative() || linger.isNegative()) {
+      throw new IllegalArgumentException("drain-on-close and linger must be >= 0, were "
+          + drainOnClose + " and " + linger);
     }
     this.drainOnClose = drainOnClose;
+    this.lingerNanos = linger.toNanos();
   }
 
   /** Queues {@code settlement}; false when full or closed: the caller settles it itself. */
@@ -67,7 +83,9 @@ final class SettleQueue {
       }
       waiting.addLast(settlement);
       handedOver++;
-      arrived.signal();
+      if (idle || waiting.size() == MAX_BATCH) {
+        arrived.signal(); // lingering with room in the batch: the settler wakes on its own
+      }
       return true;
     } finally {
       lock.unlock();
@@ -131,8 +149,11 @@ final class SettleQueue {
           if (closed) {
             return;
           }
+          idle = true;
           arrived.awaitUninterruptibly();
+          idle = false;
         }
+        linger();
         while (batch.size() < MAX_BATCH && !waiting.isEmpty()) {
           batch.add(waiting.pollFirst());
         }
@@ -148,6 +169,18 @@ final class SettleQueue {
         lock.unlock();
       }
       batch.clear();
+    }
+  }
+
+  /** Holding the lock: lets more settles join the batch, until it is full or the queue closes. */
+  private void linger() {
+    long nanos = lingerNanos;
+    try {
+      while (nanos > 0 && waiting.size() < MAX_BATCH && !closed) {
+        nanos = arrived.awaitNanos(nanos);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // not ours to interrupt: send what there is
     }
   }
 

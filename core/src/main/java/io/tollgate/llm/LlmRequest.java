@@ -45,6 +45,21 @@ public record LlmRequest(
     return deployment.isPresent() ? deployment : model;
   }
 
+  /**
+   * This request with its prompt estimated from the size of a body that is not read (one the
+   * client streams as the app produces it): bytes / 4, rounded up, as for a body that is not JSON;
+   * the output estimate kept. An endpoint that consumes no tokens stays at zero.
+   */
+  public LlmRequest withPromptBySize(long bodyBytes) {
+    if (estimate.basis() == EstimateBasis.NONE) {
+      return this;
+    }
+    TokenEstimate bySize = new TokenEstimate((Math.max(0, bodyBytes) + 3) / 4,
+        estimate.outputTokens(), EstimateBasis.BODY_SIZE, "");
+    return new LlmRequest(api, endpoint, model, deployment, maxOutputTokens, stream, includeUsage,
+        bySize);
+  }
+
   /** True when the streamed response will report its usage without being asked. */
   public boolean streamReportsUsage() {
     return stream && (includeUsage || endpoint == LlmEndpoint.RESPONSES || endpoint == LlmEndpoint.MESSAGES);

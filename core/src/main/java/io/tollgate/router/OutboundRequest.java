@@ -5,12 +5,17 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
  * An HTTP request to an LLM provider as it goes on the wire: method, absolute URI, headers and a
  * body that can be sent again (empty for none). Immutable: the body is copied in and out.
  * {@link #toString()} shows neither credentials nor the body.
+ *
+ * <p>A request made with {@link #withStreamedBody} has a body Tollgate does not hold: the client
+ * sends it once, as the app produces it. Its declared length, when known, is all that is read of
+ * it (the token estimate by size).
  */
 public final class OutboundRequest {
 
@@ -20,12 +25,15 @@ public final class OutboundRequest {
   private final URI uri;
   private final Headers headers;
   private final byte[] body;
+  /** -1: the body is {@link #body}; else a streamed body's declared length (0: not declared). */
+  private final long streamedLength;
 
-  private OutboundRequest(String method, URI uri, Headers headers, byte[] body) {
+  private OutboundRequest(String method, URI uri, Headers headers, byte[] body, long streamedLength) {
     this.method = method;
     this.uri = uri;
     this.headers = headers;
     this.body = body;
+    this.streamedLength = streamedLength;
   }
 
   /**
@@ -39,7 +47,19 @@ public final class OutboundRequest {
     if (!uri.isAbsolute() || uri.getHost() == null) {
       throw new IllegalArgumentException("uri must be absolute with a host, was " + redacted(uri));
     }
-    return new OutboundRequest(method, uri, headers, body.clone());
+    return new OutboundRequest(method, uri, headers, body.clone(), -1);
+  }
+
+  /**
+   * A request whose body the client streams as the app produces it, never held by Tollgate.
+   *
+   * @param declaredLength the body's length as the app declared it ({@code Content-Length}); -1
+   *     when it did not (a chunked body)
+   */
+  public static OutboundRequest withStreamedBody(String method, URI uri, Headers headers,
+      long declaredLength) {
+    OutboundRequest request = of(method, uri, headers, new byte[0]);
+    return new OutboundRequest(method, uri, headers, request.body, Math.max(0, declaredLength));
   }
 
   public String method() {
@@ -68,23 +88,33 @@ public final class OutboundRequest {
     return body.length;
   }
 
+  /**
+   * For a request made {@link #withStreamedBody}: the length the app declared for the body it
+   * streams (0 when it declared none); empty for a request whose body is {@link #body()}.
+   */
+  public OptionalLong streamedBodyLength() {
+    return streamedLength < 0 ? OptionalLong.empty() : OptionalLong.of(streamedLength);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof OutboundRequest other
         && method.equals(other.method)
         && uri.equals(other.uri)
         && headers.equals(other.headers)
-        && Arrays.equals(body, other.body);
+        && Arrays.equals(body, other.body)
+        && streamedLength == other.streamedLength;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(method, uri, headers, Arrays.hashCode(body));
+    return Objects.hash(method, uri, headers, Arrays.hashCode(body), streamedLength);
   }
 
   @Override
   public String toString() {
-    return method + " " + redacted(uri) + " " + headers + " (" + body.length + " bytes)";
+    return method + " " + redacted(uri) + " " + headers + (streamedLength < 0
+        ? " (" + body.length + " bytes)" : " (a streamed body of " + streamedLength + " bytes)");
   }
 
   private static String redacted(URI uri) {

@@ -14,6 +14,7 @@ import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.SyntheticResponse;
+import io.tollgate.router.OutboundRequest;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.redis.RedisServer;
@@ -171,6 +172,35 @@ class GateLimitsTest {
       Decision after = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
       assertThat(after.remainingTokens()).isLessThan(10_000 - 50).isGreaterThan(10_000 - 200);
     }
+  }
+
+  @Test
+  void aStreamedBodyIsEstimatedFromTheLengthTheAppDeclared() throws Exception {
+    // 1,024 output tokens by default, so room for 500 prompt tokens: bytes / 4, rounded up
+    try (Gate gate = gate("", "tokens-per-minute: 1524")) {
+      CallResult<HttpResponse<InputStream>> tooLong =
+          gate.call(streamed(2_001), false, transport);
+
+      SyntheticResponse refusal =
+          ((CallResult.Synthetic<HttpResponse<InputStream>>) tooLong).response();
+      assertThat(refusal.status()).as("501 + 1,024 tokens can never fit in 1,524").isEqualTo(429);
+      assertThat(refusal.headers().first("retry-after")).isEmpty();
+      assertThat(new ObjectMapper().readTree(refusal.body()).at("/error/type").asText())
+          .isEqualTo("tokens");
+      assertThat(provider.requestCount()).isZero();
+
+      CallResult<HttpResponse<InputStream>> fits = gate.call(streamed(2_000), false, transport);
+
+      assertThat(fits).isInstanceOf(CallResult.Forwarded.class);
+      readBody(fits);
+      assertThat(provider.requestCount()).isEqualTo(1);
+    }
+  }
+
+  /** A chat request whose body the client streams, declared {@code length} bytes long. */
+  private OutboundRequest streamed(long length) {
+    OutboundRequest chat = chat(provider.baseUrl(), "sk-app", CHAT);
+    return OutboundRequest.withStreamedBody(chat.method(), chat.uri(), chat.headers(), length);
   }
 
   @Test

@@ -137,6 +137,31 @@ class SettleQueueTest {
   }
 
   @Test
+  void settlesOfOneLingerGoTogetherAndAFullBatchGoesAtOnce() {
+    List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
+    SettleQueue queue = new SettleQueue(batch -> {
+      batches.add(batch.size());
+      applied.addAll(batch);
+    }, LONG, Duration.ofMinutes(5));
+    queues.add(queue);
+
+    for (int i = 0; i < SettleQueue.MAX_BATCH + 3; i++) {
+      assertThat(queue.offer(settlement(i))).isTrue();
+    }
+
+    // the first 64 fill a batch, which ends its linger long before the 5 minutes are up
+    await(() -> applied.size() == SettleQueue.MAX_BATCH);
+    assertThat(batches).containsExactly(SettleQueue.MAX_BATCH);
+    assertThat(queue.awaitSettled(Duration.ZERO)).as("3 more, lingering").isFalse();
+
+    queue.close(); // ends the linger: the 3 are sent, not dropped after the drain bound
+
+    assertThat(batches).containsExactly(SettleQueue.MAX_BATCH, 3);
+    assertThat(applied).extracting(Settlement::actualTokens)
+        .containsExactlyElementsOf(range(0, SettleQueue.MAX_BATCH + 3));
+  }
+
+  @Test
   void awaitSettledGivesUpAfterItsTimeout() {
     SettleQueue queue = queue(this::holdFirstThenRecord, LONG);
     queue.offer(settlement(0));
@@ -151,6 +176,20 @@ class SettleQueueTest {
       values.add(i);
     }
     return values;
+  }
+
+  private static void await(java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + LONG.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("waited " + LONG).isLessThan(deadline);
+      Thread.onSpinWait();
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
   }
 
   private static void await(CountDownLatch latch) {

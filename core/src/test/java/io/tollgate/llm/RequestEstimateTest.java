@@ -383,6 +383,32 @@ class RequestEstimateTest {
   }
 
   @Nested
+  class StreamedBodies {
+
+    @Test
+    void aBodyNotReadIsEstimatedFromItsDeclaredLength() {
+      LlmRequest unseen = openAi.readRequest("/v1/chat/completions", new byte[0], DEFAULT_MAX_OUTPUT);
+      LlmRequest embeddings = openAi.readRequest("/v1/embeddings", new byte[0], DEFAULT_MAX_OUTPUT);
+
+      assertThat(unseen.withPromptBySize(4_001).estimate())
+          .isEqualTo(new TokenEstimate(1_001, 1024, EstimateBasis.BODY_SIZE, ""));
+      assertThat(unseen.withPromptBySize(0).estimate())
+          .isEqualTo(new TokenEstimate(0, 1024, EstimateBasis.BODY_SIZE, ""));
+      assertThat(embeddings.withPromptBySize(400).estimate())
+          .isEqualTo(new TokenEstimate(100, 0, EstimateBasis.BODY_SIZE, ""));
+      assertThat(unseen.withPromptBySize(4_001).endpoint()).isEqualTo(LlmEndpoint.CHAT_COMPLETIONS);
+    }
+
+    @Test
+    void anEndpointThatCostsNoTokensStaysAtZero() {
+      LlmRequest upload = openAi.readRequest("/v1/files", new byte[0], DEFAULT_MAX_OUTPUT);
+
+      assertThat(upload.withPromptBySize(1_000_000).estimate())
+          .isEqualTo(new TokenEstimate(0, 0, EstimateBasis.NONE, ""));
+    }
+  }
+
+  @Nested
   class EnormousBodies {
 
     @Test

@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One call through the gate, as a state machine both drivers share: {@link #start()} and each
@@ -72,8 +73,11 @@ public final class Call<R> {
     this.replayable = replayable;
     this.mayPause = mayPause;
     this.view = view;
-    this.llm = parts.protocol(addressed)
+    LlmRequest read = parts.protocol(addressed)
         .readRequest(request.uri().getRawPath(), request.body(), parts.defaultMaxOutput());
+    // a body streamed by the client is not seen: its prompt is estimated from its declared size
+    OptionalLong streamed = request.streamedBodyLength();
+    this.llm = streamed.isPresent() ? read.withPromptBySize(streamed.getAsLong()) : read;
     this.deadlineNanos = System.nanoTime() + parts.maxWait().toNanos();
     this.trace = CallTrace.start(parts.telemetry, addressed, llm.modelOrDeployment(), tenant,
         estimate(), parts.mode() == Mode.SHADOW);

@@ -38,7 +38,6 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 public final class Async5Execution {
 
   static final String WHERE = "apache-httpclient-5.async";
-  private static final byte[] NO_BODY = new byte[0];
 
   private Async5Execution() {}
 
@@ -117,11 +116,15 @@ public final class Async5Execution {
       body = request.body(producer);
       streamed = body == null;
       // A body that cannot be read first (a streamed one) is limited with what is known: one
-      // request, and tokens as for a prompt unseen (the default output estimate), settled from
-      // the answer's usage as any other. It is sent once, as the app produces it: never to a
-      // fallback, never again.
-      outbound = OutboundRequest.of(request.request().getMethod(), uri,
-          Classic5Messages.headersOf(request.request()), streamed ? NO_BODY : body);
+      // request, its declared length's worth of prompt tokens (bytes / 4; none when chunked) and
+      // the default output estimate, settled from the answer's usage as any other. It is sent
+      // once, as the app produces it: never to a fallback, never again.
+      outbound = streamed
+          ? OutboundRequest.withStreamedBody(request.request().getMethod(), uri,
+              Classic5Messages.headersOf(request.request()),
+              described == null ? -1 : described.getContentLength())
+          : OutboundRequest.of(request.request().getMethod(), uri,
+              Classic5Messages.headersOf(request.request()), body);
       transport = new Async5Transport(client, target, request.request(), described,
           streamed ? request.streamed(producer) : null, push, context, outbound);
     } catch (URISyntaxException | IOException | RuntimeException | LinkageError e) {

@@ -238,6 +238,37 @@ class Async5ExecutionTest {
   }
 
   @Test
+  void reservesAStreamedBodysPromptByTheLengthItDeclares() throws Exception {
+    long bytes = CHAT.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    long prompt = (bytes + 3) / 4;
+    // room for the default output estimate (1,024) and one token less than the declared prompt
+    gate("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                tokens-per-minute: %d
+        """.formatted(primary.baseUrl(), 1024 + prompt - 1));
+    ChunkedJsonProducer declared = ChunkedJsonProducer.declaringItsLength(CHAT);
+    ChunkedJsonProducer chunked = new ChunkedJsonProducer(CHAT);
+
+    Answer refused = execute(streamed(primary, declared), primary.uri("/v1/chat/completions"));
+    Answer admitted = execute(streamed(primary, chunked), primary.uri("/v1/chat/completions"));
+
+    assertThat(refused.response().getCode()).as(prompt + " + 1,024 tokens never fit").isEqualTo(429);
+    assertThat(JSON.readTree(refused.response().getBodyText()).at("/error/type").asText())
+        .isEqualTo("tokens");
+    assertThat(declared.produced.get()).isZero();
+    assertThat(admitted.response().getCode()).as("chunked: the output estimate alone").isEqualTo(200);
+    assertThat(primary.requests()).singleElement().satisfies(r -> {
+      assertThat(r.bodyText()).isEqualTo(CHAT);
+      assertThat(r.header("transfer-encoding")).isEqualTo("chunked");
+    });
+  }
+
+  @Test
   void readsOnlyRepeatableRequestsAndHandsTheProducerBackAsItWas() throws Exception {
     ChunkedJsonProducer chunks = new ChunkedJsonProducer(CHAT);
     AsyncRequestProducer streamed = new BasicRequestProducer(

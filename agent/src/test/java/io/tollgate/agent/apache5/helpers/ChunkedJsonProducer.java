@@ -11,17 +11,29 @@ import org.apache.hc.core5.http.nio.DataStreamChannel;
 
 /**
  * An app's streamed request body: JSON produced in three pieces, one per {@code produce} call, of
- * unknown length (sent chunked), and not repeatable. Counts what the client asks of it.
+ * unknown length (sent chunked) unless made {@link #declaringItsLength}, and not repeatable.
+ * Counts what the client asks of it.
  */
 final class ChunkedJsonProducer implements AsyncEntityProducer {
 
   final AtomicInteger produced = new AtomicInteger();
   final AtomicInteger released = new AtomicInteger();
   private final byte[][] pieces;
+  private final long declaredLength;
   private int next;
 
   ChunkedJsonProducer(String json) {
+    this(json, false);
+  }
+
+  /** The same body with its length declared ({@code Content-Length}), still streamed. */
+  static ChunkedJsonProducer declaringItsLength(String json) {
+    return new ChunkedJsonProducer(json, true);
+  }
+
+  private ChunkedJsonProducer(String json, boolean declared) {
     byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    declaredLength = declared ? bytes.length : -1;
     int third = bytes.length / 3;
     pieces = new byte[][] {
       java.util.Arrays.copyOfRange(bytes, 0, third),
@@ -41,7 +53,7 @@ final class ChunkedJsonProducer implements AsyncEntityProducer {
 
   @Override
   public long getContentLength() {
-    return -1;
+    return declaredLength;
   }
 
   @Override
@@ -56,7 +68,7 @@ final class ChunkedJsonProducer implements AsyncEntityProducer {
 
   @Override
   public boolean isChunked() {
-    return true;
+    return declaredLength < 0;
   }
 
   @Override
