@@ -76,15 +76,7 @@ class Async5ExecutionTest {
 
   @Test
   void completesTheAppsFutureAndCallbackWithTheProvidersOwn429MadeByItsConsumer() throws Exception {
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    gate(primaryLimitedTo("requests-per-minute: 1"));
 
     assertThat(execute(chat(primary)).response().getCode()).isEqualTo(200);
     Answer limited = execute(chat(primary));
@@ -176,15 +168,7 @@ class Async5ExecutionTest {
 
   @Test
   void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Exception {
-    TollgateConfig config = config("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    TollgateConfig config = config(primaryLimitedTo("requests-per-minute: 1"));
     gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
     long before = InternalFailures.count(Async5Execution.WHERE);
 
@@ -242,15 +226,7 @@ class Async5ExecutionTest {
     long bytes = CHAT.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     long prompt = (bytes + 3) / 4;
     // room for the default output estimate (1,024) and one token less than the declared prompt
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                tokens-per-minute: %d
-        """.formatted(primary.baseUrl(), 1024 + prompt - 1));
+    gate(primaryLimitedTo("tokens-per-minute: " + (1024 + prompt - 1)));
     ChunkedJsonProducer declared = ChunkedJsonProducer.declaringItsLength(CHAT);
     ChunkedJsonProducer chunked = new ChunkedJsonProducer(CHAT);
 
@@ -339,6 +315,19 @@ class Async5ExecutionTest {
     Decision peek = gate.limiter().reserve(Subject.of("provider", "primary"), limits, 0, 1);
     peek.reservation().ifPresent(gate.limiter()::release);
     return 100_000 - peek.remainingTokens() - 1;
+  }
+
+  /** The primary alone, with one limit ({@code requests-per-minute: 1}). */
+  private String primaryLimitedTo(String limit) {
+    return """
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                %s
+        """.formatted(primary.baseUrl(), limit);
   }
 
   private void gate(String yaml) {
