@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.agent.InternalFailures;
+import io.tollgate.agent.it.app.ChunkedJsonProducer;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
@@ -215,10 +216,10 @@ class Async5ExecutionTest {
       assertThat(r.header("authorization")).isEqualTo("Bearer app-key");
     });
     assertThat(backup.requestCount()).isZero();
-    assertThat(bodies.get(3).produced.get()).as("the limited call's body is never produced").isZero();
-    assertThat(bodies.get(3).released.get()).as("but its resources are released").isEqualTo(1);
+    assertThat(bodies.get(3).produced()).as("the limited call's body is never produced").isZero();
+    assertThat(bodies.get(3).released()).as("but its resources are released").isEqualTo(1);
     assertThat(bodies.subList(0, 3)).allSatisfy(body ->
-        assertThat(body.produced.get()).as("produced by the client, piece by piece").isEqualTo(3));
+        assertThat(body.produced()).as("produced by the client, piece by piece").isEqualTo(3));
   }
 
   @Test
@@ -236,7 +237,7 @@ class Async5ExecutionTest {
     assertThat(refused.response().getCode()).as(prompt + " + 1,024 tokens never fit").isEqualTo(429);
     assertThat(JSON.readTree(refused.response().getBodyText()).at("/error/type").asText())
         .isEqualTo("tokens");
-    assertThat(declared.produced.get()).isZero();
+    assertThat(declared.produced()).isZero();
     assertThat(admitted.response().getCode()).as("chunked: the output estimate alone").isEqualTo(200);
     assertThat(primary.requests()).singleElement().satisfies(r -> {
       assertThat(r.bodyText()).isEqualTo(CHAT);
@@ -253,7 +254,7 @@ class Async5ExecutionTest {
     RequestCapture head = RequestCapture.head(streamed, null);
     assertThat(head.request().getMethod()).isEqualTo("POST");
     assertThat(head.body(streamed)).as("a streamed body is never read").isNull();
-    assertThat(chunks.produced.get()).isZero();
+    assertThat(chunks.produced()).isZero();
     assertThat(head.sendable(streamed)).isInstanceOf(StreamedRequestProducer.class);
 
     AsyncRequestProducer repeatable = new BasicRequestProducer(

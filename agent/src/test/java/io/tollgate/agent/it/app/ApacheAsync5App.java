@@ -1,13 +1,9 @@
 package io.tollgate.agent.it.app;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Base64;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.async.methods.AbstractBinResponseConsumer;
@@ -22,8 +18,6 @@ import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.message.BasicHttpRequest;
-import org.apache.hc.core5.http.nio.AsyncEntityProducer;
-import org.apache.hc.core5.http.nio.DataStreamChannel;
 import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
 
 /**
@@ -62,7 +56,7 @@ public final class ApacheAsync5App {
         if (mode.equals("upload")) {
           BasicHttpRequest head = new BasicHttpRequest("POST", URI.create(args[i + 1]));
           head.setHeader("Authorization", "Bearer " + key);
-          line = describe(client.execute(new BasicRequestProducer(head, new StreamedJson(args[i + 2])),
+          line = describe(client.execute(new BasicRequestProducer(head, new ChunkedJsonProducer(args[i + 2])),
               SimpleResponseConsumer.create(), null).get(30, TimeUnit.SECONDS));
         } else if (mode.equals("stream")) {
           line = client.execute(SimpleRequestProducer.create(request), new Streamed(), null)
@@ -111,82 +105,6 @@ public final class ApacheAsync5App {
   private static String header(HttpResponse response, String name) {
     Header header = response.getFirstHeader(name);
     return header == null ? "-" : header.getValue();
-  }
-
-  /** A request body the app streams: three pieces, one per call, length unknown, sent once. */
-  private static final class StreamedJson implements AsyncEntityProducer {
-    private final byte[][] pieces;
-    private int next;
-
-    StreamedJson(String json) {
-      byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-      int third = bytes.length / 3;
-      pieces = new byte[][] {Arrays.copyOfRange(bytes, 0, third),
-          Arrays.copyOfRange(bytes, third, 2 * third), Arrays.copyOfRange(bytes, 2 * third, bytes.length)};
-    }
-
-    @Override
-    public boolean isRepeatable() {
-      return false;
-    }
-
-    @Override
-    public void failed(Exception cause) {
-      // nothing held
-    }
-
-    @Override
-    public long getContentLength() {
-      return -1;
-    }
-
-    @Override
-    public String getContentType() {
-      return ContentType.APPLICATION_JSON.toString();
-    }
-
-    @Override
-    public String getContentEncoding() {
-      return null;
-    }
-
-    @Override
-    public boolean isChunked() {
-      return true;
-    }
-
-    @Override
-    public Set<String> getTrailerNames() {
-      return null;
-    }
-
-    @Override
-    public synchronized int available() {
-      return next < pieces.length ? pieces[next].length : 0;
-    }
-
-    @Override
-    public synchronized void produce(DataStreamChannel channel) throws IOException {
-      if (next < pieces.length) {
-        ByteBuffer piece = ByteBuffer.wrap(pieces[next]);
-        channel.write(piece);
-        if (piece.hasRemaining()) {
-          pieces[next] = Arrays.copyOfRange(pieces[next], piece.position(), pieces[next].length);
-          return;
-        }
-        next++;
-      }
-      if (next == pieces.length) {
-        channel.endStream();
-      } else {
-        channel.requestOutput();
-      }
-    }
-
-    @Override
-    public void releaseResources() {
-      // nothing held
-    }
   }
 
   /** Takes the body chunk by chunk as it arrives, as a streaming client does. */

@@ -1,4 +1,4 @@
-package io.tollgate.agent.apache5.helpers;
+package io.tollgate.agent.it.app;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,22 +12,23 @@ import org.apache.hc.core5.http.nio.DataStreamChannel;
 /**
  * An app's streamed request body: JSON produced in three pieces, one per {@code produce} call, of
  * unknown length (sent chunked) unless made {@link #declaringItsLength}, and not repeatable.
- * Counts what the client asks of it.
+ * Counts what the client asks of it. Used by {@link ApacheAsync5App} in its own JVM and by the
+ * helpers' tests in the test's.
  */
-final class ChunkedJsonProducer implements AsyncEntityProducer {
+public final class ChunkedJsonProducer implements AsyncEntityProducer {
 
-  final AtomicInteger produced = new AtomicInteger();
-  final AtomicInteger released = new AtomicInteger();
+  private final AtomicInteger produced = new AtomicInteger();
+  private final AtomicInteger released = new AtomicInteger();
   private final byte[][] pieces;
   private final long declaredLength;
   private int next;
 
-  ChunkedJsonProducer(String json) {
+  public ChunkedJsonProducer(String json) {
     this(json, false);
   }
 
   /** The same body with its length declared ({@code Content-Length}), still streamed. */
-  static ChunkedJsonProducer declaringItsLength(String json) {
+  public static ChunkedJsonProducer declaringItsLength(String json) {
     return new ChunkedJsonProducer(json, true);
   }
 
@@ -39,6 +40,16 @@ final class ChunkedJsonProducer implements AsyncEntityProducer {
       java.util.Arrays.copyOfRange(bytes, 0, third),
       java.util.Arrays.copyOfRange(bytes, third, 2 * third),
       java.util.Arrays.copyOfRange(bytes, 2 * third, bytes.length)};
+  }
+
+  /** How often the client asked for a piece of the body. */
+  public int produced() {
+    return produced.get();
+  }
+
+  /** How often the client released the body's resources. */
+  public int released() {
+    return released.get();
   }
 
   @Override
