@@ -54,10 +54,8 @@ public record LlmRequest(
     if (estimate.basis() == EstimateBasis.NONE) {
       return this;
     }
-    TokenEstimate bySize = new TokenEstimate((Math.max(0, bodyBytes) + 3) / 4,
-        estimate.outputTokens(), EstimateBasis.BODY_SIZE, "");
     return new LlmRequest(api, endpoint, model, deployment, maxOutputTokens, stream, includeUsage,
-        bySize);
+        TokenEstimate.fromBodySize(bodyBytes, estimate.outputTokens()));
   }
 
   /** True when the streamed response will report its usage without being asked. */

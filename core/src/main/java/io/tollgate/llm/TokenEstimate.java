@@ -18,6 +18,15 @@ public record TokenEstimate(long promptTokens, long outputTokens, EstimateBasis 
     encoding = encoding == null ? "" : encoding;
   }
 
+  /**
+   * The estimate for a body that is not read as JSON (not JSON, or never seen): its bytes / 4,
+   * rounded up, as the prompt, basis {@link EstimateBasis#BODY_SIZE}.
+   */
+  public static TokenEstimate fromBodySize(long bodyBytes, long outputTokens) {
+    return new TokenEstimate((Math.max(0, bodyBytes) + 3) / 4, outputTokens,
+        EstimateBasis.BODY_SIZE, "");
+  }
+
   /** Prompt plus output: the tokens to reserve. */
   public long totalTokens() {
     return promptTokens + outputTokens;

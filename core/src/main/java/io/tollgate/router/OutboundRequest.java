@@ -29,9 +29,12 @@ public final class OutboundRequest {
   private final long streamedLength;
 
   private OutboundRequest(String method, URI uri, Headers headers, byte[] body, long streamedLength) {
-    this.method = method;
-    this.uri = uri;
-    this.headers = headers;
+    this.method = Objects.requireNonNull(method, "method");
+    this.uri = Objects.requireNonNull(uri, "uri");
+    this.headers = Objects.requireNonNull(headers, "headers");
+    if (!uri.isAbsolute() || uri.getHost() == null) {
+      throw new IllegalArgumentException("uri must be absolute with a host, was " + redacted(uri));
+    }
     this.body = body;
     this.streamedLength = streamedLength;
   }
@@ -40,13 +43,7 @@ public final class OutboundRequest {
    * @throws IllegalArgumentException when {@code uri} is not absolute
    */
   public static OutboundRequest of(String method, URI uri, Headers headers, byte[] body) {
-    Objects.requireNonNull(method, "method");
-    Objects.requireNonNull(uri, "uri");
-    Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(body, "body");
-    if (!uri.isAbsolute() || uri.getHost() == null) {
-      throw new IllegalArgumentException("uri must be absolute with a host, was " + redacted(uri));
-    }
     return new OutboundRequest(method, uri, headers, body.clone(), -1);
   }
 
@@ -55,11 +52,11 @@ public final class OutboundRequest {
    *
    * @param declaredLength the body's length as the app declared it ({@code Content-Length}); -1
    *     when it did not (a chunked body)
+   * @throws IllegalArgumentException when {@code uri} is not absolute
    */
   public static OutboundRequest withStreamedBody(String method, URI uri, Headers headers,
       long declaredLength) {
-    OutboundRequest request = of(method, uri, headers, new byte[0]);
-    return new OutboundRequest(method, uri, headers, request.body, Math.max(0, declaredLength));
+    return new OutboundRequest(method, uri, headers, new byte[0], Math.max(0, declaredLength));
   }
 
   public String method() {

@@ -93,9 +93,8 @@ final class RequestReader {
       return request(new TokenEstimate(prompt.total(), outputEstimate(), basis, tokenizer.encodingName()));
     } catch (IOException | RuntimeException | StackOverflowError malformed) {
       // Not JSON, or not what the endpoint takes: reserve by size, and let the provider say no.
-      long bySize = (length + 3L) / 4;
       long output = endpoint == LlmEndpoint.EMBEDDINGS ? 0 : defaultMaxOutput;
-      return request(new TokenEstimate(bySize, output, EstimateBasis.BODY_SIZE, ""));
+      return request(TokenEstimate.fromBodySize(length, output));
     }
   }
 
