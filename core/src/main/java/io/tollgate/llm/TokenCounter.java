@@ -1,9 +1,8 @@
 package io.tollgate.llm;
 
-import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
-import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
+import io.tollgate.llm.internal.EncodingLoader;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -28,8 +27,9 @@ import java.util.concurrent.CompletableFuture;
  * </ul>
  *
  * <p>Special tokens ({@code <|endoftext|>}) in text are counted as ordinary text, never rejected.
- * Loading an encoding takes about half a second of CPU, once per JVM; {@link #warmUp(Collection)}
- * does it ahead of the first request. Thread-safe.
+ * Loading an encoding takes a quarter to half a second of CPU, once per JVM ({@code o200k_base}
+ * from ranks packed at build time, see {@link EncodingLoader}); {@link #warmUp(Collection)} does
+ * it ahead of the first request. Thread-safe.
  */
 public final class TokenCounter {
 
@@ -40,7 +40,7 @@ public final class TokenCounter {
   private static final long APPROXIMATION_NUMERATOR = 6;
   private static final long APPROXIMATION_DENOMINATOR = 5;
 
-  private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
+  private static final EncodingLoader LOADER = new EncodingLoader();
 
   private static final TokenCounter O200K = new TokenCounter(EncodingType.O200K_BASE, false);
   private static final TokenCounter CL100K = new TokenCounter(EncodingType.CL100K_BASE, false);
@@ -182,8 +182,13 @@ public final class TokenCounter {
   private Encoding encoding() {
     Encoding e = encoding;
     if (e == null) {
-      e = REGISTRY.getEncoding(type);
-      encoding = e;
+      synchronized (this) { // the warm-up and a first request load it once between them
+        e = encoding;
+        if (e == null) {
+          e = LOADER.load(type);
+          encoding = e;
+        }
+      }
     }
     return e;
   }

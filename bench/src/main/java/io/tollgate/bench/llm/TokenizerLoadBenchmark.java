@@ -1,0 +1,41 @@
+package io.tollgate.bench.llm;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import io.tollgate.llm.internal.EncodingLoader;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Loading {@code o200k_base} once in a fresh JVM, as every JVM running Tollgate does at start: from
+ * the ranks packed at build time ({@link EncodingLoader}) against jtokkit's own loading of its
+ * tiktoken text. Single shot per fork: the cold cost, JIT and GC included, is the point.
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 0)
+@Measurement(iterations = 1)
+@Fork(20)
+public class TokenizerLoadBenchmark {
+
+  @Benchmark
+  public int packedRanks() {
+    return firstCount(new EncodingLoader().load(EncodingType.O200K_BASE));
+  }
+
+  @Benchmark
+  public int jtokkitText() {
+    return firstCount(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE));
+  }
+
+  private static int firstCount(Encoding encoding) {
+    return encoding.countTokensOrdinary("Say hello to the benchmark in five words.");
+  }
+}
