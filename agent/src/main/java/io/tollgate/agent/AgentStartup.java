@@ -1,6 +1,7 @@
 package io.tollgate.agent;
 
-import io.tollgate.agent.instrumentation.DeferredTransformer;
+import io.tollgate.agent.instrumentation.AdviceWarmUp;
+import io.tollgate.agent.instrumentation.AgentTransformer;
 import io.tollgate.agent.instrumentation.InstrumentationModules;
 import io.tollgate.agent.telemetry.AgentTelemetry;
 import io.tollgate.config.ConfigException;
@@ -17,9 +18,10 @@ import net.bytebuddy.ByteBuddy;
 
 /**
  * Start-up. {@code premain} itself only reads its arguments, finds the configuration and registers
- * the {@link DeferredTransformer}; the configuration, the gate and the advice are made on a thread
- * of their own ({@code tollgate-start}) while the app starts. A client type the app loads before
- * that is done waits for it (see {@link DeferredTransformer}), so no call escapes the agent.
+ * the {@link AgentTransformer}; the configuration and the gate are made on a thread of their own
+ * ({@code tollgate-start}) while the app starts. The client types the app loads meanwhile get their
+ * advice as they load, and a call made through them before the start is done waits for it
+ * ({@link AgentGates}), so no call escapes the agent.
  *
  * <p>Every failure leaves the app exactly as it would be without the agent, after one line on
  * stderr. Under {@code strict: true} a bad configuration aborts start-up instead: when strict is
@@ -62,17 +64,18 @@ final class AgentStartup {
     if (start.strict && !start.readConfiguration()) {
       return; // refused (under strict: the JVM has exited, or the attach throws)
     }
-    start.deferred = DeferredTransformer.register(jvm, InstrumentationModules.all(), AgentLog::line);
+    keepByteBuddyOffUnsafe();
+    AgentGates.starting();
+    start.transformer = AgentTransformer.register(jvm, InstrumentationModules.all());
     started = true;
     timings.premainEnd = System.nanoTime();
     if (attach == Attach.RUNNING) {
-      start.deferred.startingOn(Thread.currentThread());
       start.run();
       return;
     }
+    AdviceWarmUp.start();
     Thread thread = new Thread(start::run, "tollgate-start");
     thread.setDaemon(true);
-    start.deferred.startingOn(thread);
     thread.start();
   }
 
@@ -88,7 +91,7 @@ final class AgentStartup {
     private final Attach attach;
     private final Timings timings;
     private TollgateConfig config;
-    private DeferredTransformer deferred;
+    private AgentTransformer transformer;
 
     Start(String location, boolean strict, Instrumentation jvm, Attach attach, Timings timings) {
       this.location = location;
@@ -116,7 +119,6 @@ final class AgentStartup {
 
     void run() {
       try {
-        keepByteBuddyOffUnsafe();
         if (config == null && !readConfiguration()) {
           stop();
           return;
@@ -134,27 +136,24 @@ final class AgentStartup {
           stop(); // the app has ended before the start did: the JVM is on its way out
           return;
         }
-        AgentGates.install(gate);
         long instrumentationFrom = System.nanoTime();
         timings.gate = instrumentationFrom - gateFrom;
-        deferred.activate(InstrumentationModules.all());
+        transformer.retransformLoaded();
         timings.instrumentation = System.nanoTime() - instrumentationFrom;
         if (AgentLog.DEBUG) {
-          AgentLog.line(timings.describe() + "; classes that waited for it: "
-              + new java.util.TreeSet<>(deferred.waited()));
+          AgentLog.line(timings.describe() + "; calls that waited for it: "
+              + AgentGates.callsThatWaited());
         }
         AgentLog.line("on: mode " + config.mode().name().toLowerCase(java.util.Locale.ROOT)
             + ", providers " + config.providers().keySet()
             + ", limiter " + (config.redis().isPresent() ? "redis" : "in-memory")
             + ", instrumented " + InstrumentationModules.names()
             + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : ""));
+        // after the start-up line: a waiting call's own output comes after it
+        AgentGates.install(gate);
       } catch (RuntimeException | LinkageError e) {
-        AgentGates.install(null);
         stop();
         refuse("cannot start: " + e, e, config != null && config.strict(), attach);
-      } finally {
-        // after the start-up line: a waiting call's own output comes after it
-        deferred.release();
       }
     }
 
@@ -173,9 +172,10 @@ final class AgentStartup {
       }
     }
 
-    /** Nothing is instrumented, and no class waits any more. */
+    /** Nothing is instrumented, and no call waits any more. */
     private void stop() {
-      deferred.remove();
+      AgentGates.install(null);
+      transformer.remove();
       failed();
     }
   }

@@ -20,8 +20,13 @@ public final class EnqueuedTenants {
 
   private EnqueuedTenants() {}
 
-  /** Called where the app enqueues {@code call}: keeps the tenant of this thread, if any. */
+  /**
+   * Called where the app enqueues {@code call}: keeps the tenant of this thread, if any. While the
+   * agent starts, the app's thread waits here for it ({@link AgentGates#gate}), so the client's
+   * thread that runs the call never does.
+   */
   public static void remember(Object call) {
+    AgentGates.gate();
     Optional<String> tenant = Tenants.current();
     if (tenant.isPresent()) {
       BY_CALL.put(call, tenant.get());

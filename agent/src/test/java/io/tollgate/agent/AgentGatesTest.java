@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,5 +57,56 @@ class AgentGatesTest {
   @Test
   void isEmptyUntilInstalled() {
     assertThat(AgentGates.gate()).isNull();
+  }
+
+  @Test
+  void aCallMadeWhileTheAgentStartsWaitsForTheGate() throws Exception {
+    try (Gate gate = Gate.create(WAITING)) {
+      AgentGates.starting();
+      int waitedBefore = AgentGates.callsThatWaited();
+      CompletableFuture<Gate> seen = callOnAnotherThread();
+      Thread caller = awaitWaiting(seen);
+
+      assertThat(seen).isNotDone();
+      AgentGates.install(gate);
+
+      assertThat(seen.get(10, TimeUnit.SECONDS)).isSameAs(gate);
+      caller.join();
+      assertThat(AgentGates.callsThatWaited()).isEqualTo(waitedBefore + 1);
+      assertThat(AgentGates.gate()).as("after the start: no wait, no count").isSameAs(gate);
+      assertThat(AgentGates.callsThatWaited()).isEqualTo(waitedBefore + 1);
+    }
+  }
+
+  @Test
+  void aCallMadeWhileTheAgentStartsGoesOnWithoutAGateWhenTheStartFails() throws Exception {
+    AgentGates.starting();
+    CompletableFuture<Gate> seen = callOnAnotherThread();
+    awaitWaiting(seen);
+
+    AgentGates.install(null);
+
+    assertThat(seen.get(10, TimeUnit.SECONDS)).isNull();
+  }
+
+  private final List<Thread> callers = new ArrayList<>();
+
+  private CompletableFuture<Gate> callOnAnotherThread() {
+    CompletableFuture<Gate> seen = new CompletableFuture<>();
+    Thread caller = new Thread(() -> seen.complete(AgentGates.gate()), "app-calling-a-provider");
+    caller.setDaemon(true);
+    caller.start();
+    callers.add(caller);
+    return seen;
+  }
+
+  /** Until the calling thread is parked in the start's wait (a state, not a time). */
+  private Thread awaitWaiting(CompletableFuture<Gate> seen) {
+    Thread caller = callers.get(callers.size() - 1);
+    while (!seen.isDone() && !(caller.getState() == Thread.State.TIMED_WAITING
+        && Arrays.stream(caller.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals("awaitStart")))) {
+      Thread.onSpinWait();
+    }
+    return caller;
   }
 }

@@ -166,7 +166,7 @@ final class AdviceTransformer implements ClassFileTransformer {
   }
 
   /** Sends what advice throws (and suppresses) to {@link InternalFailures#adviceFailed}. */
-  private static Advice.ExceptionHandler countingHandler() {
+  static Advice.ExceptionHandler countingHandler() {
     try {
       return new Advice.ExceptionHandler.Simple(MethodInvocation.invoke(
           new MethodDescription.ForLoadedMethod(
@@ -176,10 +176,10 @@ final class AdviceTransformer implements ClassFileTransformer {
     }
   }
 
-  private record AdviceOn(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {}
+  record AdviceOn(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {}
 
   /** One type instrumentation of a module: where it applies, and its advice. */
-  private record TypeAdvice(ElementMatcher<ClassLoader> loaders, HelperInjector helpers,
+  record TypeAdvice(ElementMatcher<ClassLoader> loaders, HelperInjector helpers,
       Advice.WithCustomMapping mapping, Advice.ExceptionHandler failures, List<AdviceOn> advices) {
 
     byte[] applyTo(String name, byte[] classFile, ClassLoader loader) {

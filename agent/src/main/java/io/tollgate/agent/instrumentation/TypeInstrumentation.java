@@ -8,7 +8,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * The advice for some types of a client library: which types, by name, and which advice class
  * goes on which of their methods. Names only: the agent decides from the name alone, for every
  * class the JVM loads, whether a class is one of its own, and it knows those names before it has
- * read its configuration (see {@link DeferredTransformer}).
+ * read its configuration (see {@link AgentTransformer}).
  *
  * <pre>{@code
  * public List<String> typeNames() {

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The agent starts on a thread of its own while the app starts (docs/agent.md, "Start-up"). A
  * client the app builds before that is done, here in its main class's static initializer, before
- * {@code main} and while that class's initialisation lock is held, waits for the start and is
- * limited like any other: no call escapes, and nothing deadlocks.
+ * {@code main} and while that class's initialisation lock is held, is instrumented as it loads;
+ * its calls wait for the start and are limited like any other: no call escapes, and nothing
+ * deadlocks. When the start fails, they go on untouched.
  */
 class EarlyClientsIT {
 

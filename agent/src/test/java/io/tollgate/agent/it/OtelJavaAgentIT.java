@@ -83,6 +83,10 @@ class OtelJavaAgentIT {
         .jvmOption("-Dotel.metric.export.interval=500")
         .jvmOption("-Dotel.logs.exporter=none")
         .jvmOption("-Dotel.service.name=okhttp-app")
+        // Tollgate's metrics go out with the OpenTelemetry agent's periodic export: an app that
+        // ended at once after its calls lost them in about one run in ten (its final export at
+        // shutdown did not carry them); three intervals more and every run had them
+        .jvmOption("-Dapp.linger-ms=1500")
         .calls(3, "sync", provider.baseUrl() + "/v1/chat/completions", CHAT)
         .run();
 
@@ -125,7 +129,16 @@ class OtelJavaAgentIT {
     assertThat(calls).allSatisfy(call -> assertThat(call.getParentSpanId().isEmpty()).isTrue());
     // exported by the OpenTelemetry agent's SDK, with its resource
     assertThat(calls).allSatisfy(call -> assertThat(receiver.serviceOf(call)).isEqualTo("okhttp-app"));
-    assertThat(receiver.servicesOf("tollgate.decisions")).containsOnly("okhttp-app");
+    assertThat(awaitMetricServices("tollgate.decisions")).containsOnly("okhttp-app");
+  }
+
+  /** The services {@code metric} came from, once it has come (an export may still be on its way). */
+  private Set<String> awaitMetricServices(String metric) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline && receiver.servicesOf(metric).isEmpty()) {
+      Thread.sleep(20);
+    }
+    return receiver.servicesOf(metric);
   }
 
   private List<Span> await(String name, int count) throws InterruptedException {

@@ -25,7 +25,9 @@ import okhttp3.Response;
  *
  * Each call prints one line: {@code call N MODE status=200 retry-after=- content-type=... body=BASE64}.
  * The key sent is {@code Authorization: Bearer $APP_KEY}; with {@code APP_TENANT} set, every call
- * is made (and every {@code enqueue} called) with that tenant bound on the main thread.
+ * is made (and every {@code enqueue} called) with that tenant bound on the main thread. With
+ * {@code -Dapp.linger-ms=N} it stays N ms after {@code app done} before it ends, as a service
+ * would: long enough for a periodic telemetry export to carry what the calls recorded.
  */
 public final class OkHttpApp {
 
@@ -59,6 +61,7 @@ public final class OkHttpApp {
       client.connectionPool().evictAll();
     }
     System.out.println("app done");
+    Thread.sleep(Long.getLong("app.linger-ms", 0));
   }
 
   private static String execute(Call call, boolean stream) throws IOException {

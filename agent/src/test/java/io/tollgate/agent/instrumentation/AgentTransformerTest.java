@@ -7,21 +7,18 @@ import java.lang.instrument.ClassDefinition;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The transformer {@code premain} registers before the agent has started: which classes wait for
- * the start, and what they get once it is decided. The JVM's side is a recording stand-in (it
- * only keeps what the transformer asks of it); the classes are real class files.
+ * The transformer {@code premain} registers: which classes it changes, at once, and how it gives
+ * them back when the agent does not start. The JVM's side is a recording stand-in (it only keeps
+ * what the transformer asks of it); the classes are real class files.
  */
-class DeferredTransformerTest {
+class AgentTransformerTest {
 
   /** A type an instrumentation names: its class file is what the JVM would hand over. */
   static final class Watched {}
@@ -30,8 +27,7 @@ class DeferredTransformerTest {
   private static final List<InstrumentationModule> MODULES = List.of(new WatchedModule());
 
   private final RecordingJvm jvm = new RecordingJvm();
-  private final List<Thread> threads = new ArrayList<>();
-  private final DeferredTransformer transformer = DeferredTransformer.register(jvm, MODULES, jvm.log::add);
+  private final AgentTransformer transformer = AgentTransformer.register(jvm, MODULES);
 
   @Test
   void registersItselfAsTheOneRetransformingTransformer() {
@@ -39,88 +35,46 @@ class DeferredTransformerTest {
   }
 
   @Test
-  void letsEveryOtherClassPassAtOnceWhileTheAgentStarts() throws Exception {
+  void letsEveryOtherClassPassAtOnce() throws Exception {
     assertThat(transformer.transform(loader(), "java/lang/String", null, null, new byte[0])).isNull();
     assertThat(transformer.transform(loader(), null, null, null, new byte[0])).isNull();
   }
 
   @Test
-  void aWatchedClassWaitsForTheStartThenIsTransformed() throws Exception {
-    CompletableFuture<byte[]> loading = loadOnAnotherThread();
-    Thread loader = awaitWaiting(loading);
+  void transformsAWatchedClassAsItLoadsWithoutWaitingForTheStart() throws Exception {
+    byte[] original = classFile();
 
-    assertThat(loading).isNotDone();
-    transformer.activate(MODULES);
-    assertThat(loading).as("waits until released, after the start-up line").isNotDone();
-    transformer.release();
+    byte[] transformed = transformer.transform(loader(), WATCHED, null, null, original);
 
-    assertThat(loading.get(10, TimeUnit.SECONDS)).as("transformed").isNotNull();
-    loader.join();
-    assertThat(jvm.log).isEmpty();
+    assertThat(transformed).as("rewritten by the advice machinery (no advice: same class)")
+        .isNotNull().isNotSameAs(original);
+    assertThat(jvm.retransformed).isEmpty();
   }
 
   @Test
-  void aWatchedClassGoesOnUntouchedWhenTheAgentDoesNotStart() throws Exception {
-    CompletableFuture<byte[]> loading = loadOnAnotherThread();
-    awaitWaiting(loading);
+  void theWatchedClassesLoadedBeforeItAreRetransformedWhenTheStartCompletes() {
+    jvm.loaded = new Class<?>[] {String.class, Watched.class, AgentTransformerTest.class};
 
-    transformer.remove();
-
-    assertThat(loading.get(10, TimeUnit.SECONDS)).isNull();
-    assertThat(jvm.transformers).isEmpty();
-  }
-
-  @Test
-  void theStartsOwnThreadNeverWaitsForItself() throws Exception {
-    transformer.startingOn(Thread.currentThread());
-
-    assertThat(transformer.transform(loader(), WATCHED, null, null, classFile())).isNull();
-  }
-
-  @Test
-  void theWatchedClassesLoadedBeforeTheStartAreRetransformed() {
-    jvm.loaded = new Class<?>[] {String.class, Watched.class, DeferredTransformerTest.class};
-
-    transformer.activate(MODULES);
+    transformer.retransformLoaded();
 
     assertThat(jvm.retransformed).containsExactly(Watched.class);
   }
 
   @Test
-  void onceReleasedAWatchedClassIsTransformedWithoutWaiting() throws Exception {
-    transformer.activate(MODULES);
-    transformer.release();
+  void whenTheAgentDoesNotStartItTakesItselfOutAndGivesTheWatchedClassesBackTheirCode()
+      throws Exception {
+    jvm.loaded = new Class<?>[] {String.class, Watched.class};
 
-    assertThat(transformer.transform(loader(), WATCHED, null, null, classFile())).isNotNull();
-  }
+    transformer.remove();
 
-  private CompletableFuture<byte[]> loadOnAnotherThread() {
-    CompletableFuture<byte[]> result = new CompletableFuture<>();
-    Thread thread = new Thread(() -> {
-      try {
-        result.complete(transformer.transform(loader(), WATCHED, null, null, classFile()));
-      } catch (Exception e) {
-        result.completeExceptionally(e);
-      }
-    }, "app-loading-a-client");
-    thread.setDaemon(true);
-    thread.start();
-    threads.add(thread);
-    return result;
-  }
-
-  /** Until the loading thread is parked in the transformer's wait (a state, not a time). */
-  private Thread awaitWaiting(CompletableFuture<byte[]> loading) {
-    Thread thread = threads.get(threads.size() - 1);
-    while (!loading.isDone() && !(thread.getState() == Thread.State.TIMED_WAITING
-        && Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals("awaitStart")))) {
-      Thread.onSpinWait();
-    }
-    return thread;
+    assertThat(jvm.transformers).isEmpty();
+    assertThat(jvm.retransformed).as("retransformed without it: their own code again")
+        .containsExactly(Watched.class);
+    assertThat(transformer.transform(loader(), WATCHED, null, null, classFile())).isNull();
   }
 
   private static ClassLoader loader() {
-    return DeferredTransformerTest.class.getClassLoader();
+    return AgentTransformerTest.class.getClassLoader();
   }
 
   private static byte[] classFile() throws Exception {
@@ -159,7 +113,6 @@ class DeferredTransformerTest {
   private static final class RecordingJvm implements Instrumentation {
     final Map<ClassFileTransformer, Boolean> transformers = new java.util.LinkedHashMap<>();
     final List<Class<?>> retransformed = new ArrayList<>();
-    final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
     Class<?>[] loaded = new Class<?>[0];
 
     @Override

@@ -1,0 +1,105 @@
+package io.tollgate.agent.instrumentation;
+
+import io.tollgate.agent.InternalFailures;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The agent's one transformer, registered by {@code premain} before anything else is done. It
+ * looks at class names only: every class passes untouched, except the types an instrumentation
+ * names (OkHttp's, Apache HttpClient's, the JDK's {@code HttpClientFacade}), which get their advice
+ * as they load, while the agent is still starting: the calls through them wait for the start
+ * ({@link io.tollgate.agent.AgentGates}), not the classes. Nothing waits in class loading, where
+ * the app's thread may hold locks.
+ *
+ * <p>Types loaded before the transformer existed (by another agent's {@code premain}, or before a
+ * late attach) are retransformed when the start completes ({@link #retransformLoaded}). When the
+ * agent turns out to be off or disabled, {@link #remove} takes the transformer out and
+ * retransforms the types it changed, so their code is the app's own again.
+ */
+public final class AgentTransformer implements ClassFileTransformer {
+
+  private final Instrumentation instrumentation;
+  private final Set<String> watched;
+  private volatile AdviceTransformer active;
+
+  private AgentTransformer(Instrumentation instrumentation, Set<String> watched,
+      AdviceTransformer active) {
+    this.instrumentation = instrumentation;
+    this.watched = watched;
+    this.active = active;
+  }
+
+  /**
+   * Registers the transformer for the types of {@code modules}, each module's advice made when the
+   * first of its types loads (an app that never loads, say, the JDK's {@code HttpClient} never
+   * pays for that module's set-up).
+   */
+  public static AgentTransformer register(Instrumentation instrumentation,
+      List<InstrumentationModule> modules) {
+    Set<String> names = new HashSet<>();
+    for (InstrumentationModule module : modules) {
+      for (TypeInstrumentation type : module.typeInstrumentations()) {
+        for (String name : type.typeNames()) {
+          names.add(name.replace('.', '/'));
+        }
+      }
+    }
+    AgentTransformer transformer = new AgentTransformer(instrumentation, Set.copyOf(names),
+        AdviceTransformer.of(instrumentation, modules));
+    instrumentation.addTransformer(transformer, true);
+    return transformer;
+  }
+
+  /** Retransforms the instrumented types that were loaded before the transformer was registered. */
+  public void retransformLoaded() {
+    retransform(loadedWatchedTypes());
+  }
+
+  /**
+   * The agent is not running: the transformer is taken out and the instrumented types loaded so
+   * far are retransformed without it, back to their own code. (A client built meanwhile keeps the
+   * interceptor its builder added; with no gate it lets every call through untouched.)
+   */
+  public void remove() {
+    active = null;
+    instrumentation.removeTransformer(this);
+    retransform(loadedWatchedTypes());
+  }
+
+  @Override
+  public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain, byte[] classFile) {
+    if (internalName == null || !watched.contains(internalName)) {
+      return null;
+    }
+    AdviceTransformer advice = active;
+    return advice == null ? null
+        : advice.transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
+  }
+
+  private void retransform(List<Class<?>> types) {
+    for (Class<?> type : types) {
+      try {
+        instrumentation.retransformClasses(type);
+      } catch (Exception | LinkageError e) {
+        InternalFailures.record("retransforming loaded classes", e);
+      }
+    }
+  }
+
+  private List<Class<?>> loadedWatchedTypes() {
+    List<Class<?>> loaded = new ArrayList<>();
+    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+      if (watched.contains(type.getName().replace('.', '/')) && instrumentation.isModifiableClass(type)) {
+        loaded.add(type);
+      }
+    }
+    return loaded;
+  }
+}
