@@ -25,12 +25,18 @@ public final class AgentGates {
   private static volatile Gate gate;
   /** Non-null while the agent starts: counted down when it has decided. */
   private static volatile CountDownLatch starting;
+  /** The thread that completes the start: it never waits for itself. */
+  private static volatile Thread starter;
   private static volatile boolean waitRanOut;
 
   private AgentGates() {}
 
-  /** The agent is starting: calls wait for {@link #install} from now on. */
-  static void starting() {
+  /**
+   * The agent is starting on {@code startThread}: calls on any other thread wait for
+   * {@link #install} from now on.
+   */
+  static void starting(Thread startThread) {
+    starter = startThread;
     starting = new CountDownLatch(1);
   }
 
@@ -50,7 +56,7 @@ public final class AgentGates {
    */
   public static Gate gate() {
     CountDownLatch started = starting;
-    if (started != null && !waitRanOut) {
+    if (started != null && !waitRanOut && Thread.currentThread() != starter) {
       awaitStart(started);
     }
     return gate;

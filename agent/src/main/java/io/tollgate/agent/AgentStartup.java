@@ -65,7 +65,9 @@ final class AgentStartup {
       return; // refused (under strict: the JVM has exited, or the attach throws)
     }
     keepByteBuddyOffUnsafe();
-    AgentGates.starting();
+    Thread thread = attach == Attach.RUNNING ? Thread.currentThread()
+        : new Thread(start::run, "tollgate-start");
+    AgentGates.starting(thread);
     start.transformer = AgentTransformer.register(jvm, InstrumentationModules.all());
     started = true;
     timings.premainEnd = System.nanoTime();
@@ -74,7 +76,6 @@ final class AgentStartup {
       return;
     }
     AdviceWarmUp.start();
-    Thread thread = new Thread(start::run, "tollgate-start");
     thread.setDaemon(true);
     thread.start();
   }

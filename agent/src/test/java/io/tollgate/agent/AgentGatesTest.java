@@ -62,7 +62,7 @@ class AgentGatesTest {
   @Test
   void aCallMadeWhileTheAgentStartsWaitsForTheGate() throws Exception {
     try (Gate gate = Gate.create(WAITING)) {
-      AgentGates.starting();
+      AgentGates.starting(new Thread(() -> { }, "tollgate-start"));
       int waitedBefore = AgentGates.callsThatWaited();
       CompletableFuture<Gate> seen = callOnAnotherThread();
       Thread caller = awaitWaiting(seen);
@@ -80,13 +80,22 @@ class AgentGatesTest {
 
   @Test
   void aCallMadeWhileTheAgentStartsGoesOnWithoutAGateWhenTheStartFails() throws Exception {
-    AgentGates.starting();
+    AgentGates.starting(new Thread(() -> { }, "tollgate-start"));
     CompletableFuture<Gate> seen = callOnAnotherThread();
     awaitWaiting(seen);
 
     AgentGates.install(null);
 
     assertThat(seen.get(10, TimeUnit.SECONDS)).isNull();
+  }
+
+  @Test
+  void theStartsOwnThreadNeverWaitsForItself() {
+    AgentGates.starting(Thread.currentThread());
+    int waitedBefore = AgentGates.callsThatWaited();
+
+    assertThat(AgentGates.gate()).as("not decided yet: no gate, and no wait").isNull();
+    assertThat(AgentGates.callsThatWaited()).isEqualTo(waitedBefore);
   }
 
   private final List<Thread> callers = new ArrayList<>();
