@@ -75,7 +75,6 @@ final class AgentStartup {
       start.run();
       return;
     }
-    AdviceWarmUp.start();
     thread.setDaemon(true);
     thread.start();
   }
@@ -128,6 +127,10 @@ final class AgentStartup {
           AgentLog.line("off (tollgate.mode: off in " + location + "): nothing instrumented");
           stop();
           return;
+        }
+        if (attach == Attach.LAUNCH) {
+          // the app has not loaded its clients yet, most likely: ByteBuddy ready before it does
+          AdviceWarmUp.start();
         }
         long gateFrom = System.nanoTime();
         AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);

@@ -10,13 +10,13 @@ import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
- * Runs the advice machinery once, on a class of the agent's own, on a daemon thread started by
- * {@code premain}: ByteBuddy's classes load and initialise there (its type descriptions build large
- * static tables) while the app starts, instead of on the app's thread when it loads its first
- * client class. The class file made is thrown away; nothing is defined or changed. An app that
- * does its own start-up work before its first call gets that call about 0.1 s sooner; the cost is
- * about 0.2 s of CPU on this thread, paid also by an app that never loads a client
- * (docs/benchmarks.md, "Agent").
+ * Runs the advice machinery once, on a class of the agent's own, on a daemon thread started when
+ * the configuration has been read and the agent is on: ByteBuddy's classes load and initialise
+ * there (its type descriptions build large static tables) while the app starts, instead of on the
+ * app's thread when it loads its first client class. The class file made is thrown away; nothing
+ * is defined or changed. An app that does its own start-up work before its first call gets that
+ * call about 0.1 s sooner; the cost is about 0.2 s of CPU on this thread, paid also by an app that
+ * never loads a client (docs/benchmarks.md, "Agent").
  */
 public final class AdviceWarmUp {
 
