@@ -1,14 +1,13 @@
 package io.tollgate.agent;
 
+import static io.tollgate.agent.HelperConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -16,8 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class AgentGatesTest {
 
-  private static final TollgateConfig WAITING = TollgateConfigLoader.builder().environment(Map.of())
-      .build().fromYaml("""
+  private static final TollgateConfig WAITING = config("""
           tollgate:
             on-limit: wait
             max-wait: 3s

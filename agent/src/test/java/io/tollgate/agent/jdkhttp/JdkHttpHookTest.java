@@ -1,11 +1,12 @@
 package io.tollgate.agent.jdkhttp;
 
+import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
 import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.Decision;
@@ -26,7 +27,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
@@ -71,15 +71,7 @@ class JdkHttpHookTest {
 
   @Test
   void answersALimitedCallWithTheProvidersOwn429ThroughTheAppsOwnHandler() throws Throwable {
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    gate(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
 
     assertThat(send(chat(primary), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
     HttpRequest request = chat(primary);
@@ -166,15 +158,7 @@ class JdkHttpHookTest {
   @Test
   void settlesWhatTheStreamReallyUsedOnceTheAppHasReadIt() throws Throwable {
     primary.usage(10, 20);
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                tokens-per-day: 10000
-        """.formatted(primary.baseUrl()));
+    gate(primaryLimitedTo(primary.baseUrl(), "tokens-per-day: 10000"));
     String stream = "{\"model\":\"gpt-4o\",\"max_tokens\":900,\"stream\":true,"
         + "\"stream_options\":{\"include_usage\":true},"
         + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
@@ -197,15 +181,7 @@ class JdkHttpHookTest {
   @Test
   void givesTheReservationBackAndSendsNothingMoreWhenTheAppCancels() throws Throwable {
     primary.script().next(1, Fault.latency(Duration.ofSeconds(5)));
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    gate(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
     long failuresBefore = InternalFailures.count(JdkHttpHook.WHERE);
 
     CompletableFuture<HttpResponse<String>> slow = sendAsync(chat(primary), HttpResponse.BodyHandlers.ofString());
@@ -224,15 +200,7 @@ class JdkHttpHookTest {
 
   @Test
   void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Throwable {
-    TollgateConfig config = config("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    TollgateConfig config = config(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
     gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
     hook = new JdkHttpHook(gate);
     long before = InternalFailures.count(JdkHttpHook.WHERE);
@@ -356,10 +324,6 @@ class JdkHttpHookTest {
   private void gate(String yaml) {
     gate = Gate.create(config(yaml));
     hook = new JdkHttpHook(gate);
-  }
-
-  private static TollgateConfig config(String yaml) {
-    return TollgateConfigLoader.builder().environment(Map.of()).build().fromYaml(yaml);
   }
 
   private static HttpRequest chat(MockLlmServer server) {

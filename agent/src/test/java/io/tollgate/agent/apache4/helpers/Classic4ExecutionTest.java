@@ -1,11 +1,12 @@
 package io.tollgate.agent.apache4.helpers;
 
+import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.InMemoryRateLimiter;
@@ -21,7 +22,6 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import org.apache.http.HttpHost;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.HttpPost;
@@ -72,15 +72,7 @@ class Classic4ExecutionTest {
 
   @Test
   void answersALimitedCallWithTheProvidersOwn429AsAClientResponse() throws Exception {
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    gate(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
 
     try (CloseableHttpResponse admitted = execute(chat(primary))) {
       assertThat(admitted.getStatusLine().getStatusCode()).isEqualTo(200);
@@ -183,15 +175,7 @@ class Classic4ExecutionTest {
   @Test
   void settlesWhatTheStreamReallyUsedOnceTheAppHasReadIt() throws Exception {
     primary.usage(10, 20);
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                tokens-per-day: 100000
-        """.formatted(primary.baseUrl()));
+    gate(primaryLimitedTo(primary.baseUrl(), "tokens-per-day: 100000"));
     String stream = "{\"model\":\"gpt-4o\",\"max_tokens\":900,\"stream\":true,"
         + "\"stream_options\":{\"include_usage\":true},"
         + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
@@ -209,15 +193,7 @@ class Classic4ExecutionTest {
 
   @Test
   void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Exception {
-    TollgateConfig config = config("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    TollgateConfig config = config(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
     gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
     long before = InternalFailures.count(Classic4Execution.WHERE);
 
@@ -272,10 +248,6 @@ class Classic4ExecutionTest {
 
   private void gate(String yaml) {
     gate = Gate.create(config(yaml));
-  }
-
-  private static TollgateConfig config(String yaml) {
-    return TollgateConfigLoader.builder().environment(Map.of()).build().fromYaml(yaml);
   }
 
   private static HttpPost chat(MockLlmServer server) {

@@ -1,12 +1,13 @@
 package io.tollgate.agent.apache5.helpers;
 
+import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.agent.it.app.ChunkedJsonProducer;
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.InMemoryRateLimiter;
@@ -20,7 +21,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +77,7 @@ class Async5ExecutionTest {
 
   @Test
   void completesTheAppsFutureAndCallbackWithTheProvidersOwn429MadeByItsConsumer() throws Exception {
-    gate(primaryLimitedTo("requests-per-minute: 1"));
+    gate(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
 
     assertThat(execute(chat(primary)).response().getCode()).isEqualTo(200);
     Answer limited = execute(chat(primary));
@@ -148,15 +148,7 @@ class Async5ExecutionTest {
   @Test
   void settlesWhatTheStreamReallyUsedOnceTheConsumerHasTakenIt() throws Exception {
     primary.usage(10, 20);
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                tokens-per-day: 100000
-        """.formatted(primary.baseUrl()));
+    gate(primaryLimitedTo(primary.baseUrl(), "tokens-per-day: 100000"));
     String stream = "{\"model\":\"gpt-4o\",\"max_tokens\":900,\"stream\":true,"
         + "\"stream_options\":{\"include_usage\":true},"
         + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
@@ -169,7 +161,7 @@ class Async5ExecutionTest {
 
   @Test
   void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Exception {
-    TollgateConfig config = config(primaryLimitedTo("requests-per-minute: 1"));
+    TollgateConfig config = config(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
     gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
     long before = InternalFailures.count(Async5Execution.WHERE);
 
@@ -227,7 +219,7 @@ class Async5ExecutionTest {
     long bytes = CHAT.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     long prompt = (bytes + 3) / 4;
     // room for the default output estimate (1,024) and one token less than the declared prompt
-    gate(primaryLimitedTo("tokens-per-minute: " + (1024 + prompt - 1)));
+    gate(primaryLimitedTo(primary.baseUrl(), "tokens-per-minute: " + (1024 + prompt - 1)));
     ChunkedJsonProducer declared = ChunkedJsonProducer.declaringItsLength(CHAT);
     ChunkedJsonProducer chunked = new ChunkedJsonProducer(CHAT);
 
@@ -318,25 +310,8 @@ class Async5ExecutionTest {
     return 100_000 - peek.remainingTokens() - 1;
   }
 
-  /** The primary alone, with one limit ({@code requests-per-minute: 1}). */
-  private String primaryLimitedTo(String limit) {
-    return """
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                %s
-        """.formatted(primary.baseUrl(), limit);
-  }
-
   private void gate(String yaml) {
     gate = Gate.create(config(yaml));
-  }
-
-  private static TollgateConfig config(String yaml) {
-    return TollgateConfigLoader.builder().environment(Map.of()).build().fromYaml(yaml);
   }
 
   private static CloseableHttpAsyncClient started() {

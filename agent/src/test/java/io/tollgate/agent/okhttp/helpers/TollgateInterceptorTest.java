@@ -1,5 +1,7 @@
 package io.tollgate.agent.okhttp.helpers;
 
+import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,7 +9,6 @@ import io.tollgate.agent.EnqueuedTenants;
 import io.tollgate.agent.InstalledGate;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
 import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.Decision;
@@ -23,7 +24,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -95,15 +95,7 @@ class TollgateInterceptorTest {
 
   @Test
   void answersALimitedCallWithTheProvidersOwn429ThroughOkHttpsApi() throws Exception {
-    OkHttpClient client = client("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    OkHttpClient client = client(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
 
     try (Response admitted = client.newCall(chat(primary)).execute()) {
       assertThat(admitted.code()).isEqualTo(200);
@@ -190,15 +182,7 @@ class TollgateInterceptorTest {
   @Test
   void settlesWhatTheStreamReallyUsedOnceTheAppHasReadIt() throws Exception {
     primary.usage(10, 20);
-    OkHttpClient client = client("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                tokens-per-day: 100000
-        """.formatted(primary.baseUrl()));
+    OkHttpClient client = client(primaryLimitedTo(primary.baseUrl(), "tokens-per-day: 100000"));
     String stream = "{\"model\":\"gpt-4o\",\"max_tokens\":900,\"stream\":true,"
         + "\"stream_options\":{\"include_usage\":true},"
         + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
@@ -214,15 +198,7 @@ class TollgateInterceptorTest {
 
   @Test
   void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Exception {
-    TollgateConfig config = config("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-minute: 1
-        """.formatted(primary.baseUrl()));
+    TollgateConfig config = config(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
     gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
     OkHttpClient client = new OkHttpClient.Builder().addInterceptor(new TollgateInterceptor(gate)).build();
     long before = InternalFailures.count(TollgateInterceptor.WHERE);
@@ -354,10 +330,6 @@ class TollgateInterceptorTest {
   private OkHttpClient client(String yaml) {
     gate = Gate.create(config(yaml));
     return new OkHttpClient.Builder().addInterceptor(new TollgateInterceptor(gate)).build();
-  }
-
-  private static TollgateConfig config(String yaml) {
-    return TollgateConfigLoader.builder().environment(Map.of()).build().fromYaml(yaml);
   }
 
   private static Request chat(MockLlmServer server) {

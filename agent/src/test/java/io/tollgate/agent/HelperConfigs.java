@@ -1,0 +1,32 @@
+package io.tollgate.agent;
+
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.config.TollgateConfigLoader;
+import java.util.Map;
+
+/** Configurations for the tests that wire a gate by hand around a client's helpers. */
+public final class HelperConfigs {
+
+  private HelperConfigs() {}
+
+  /** {@code yaml} read as the agent reads its file, with no environment variables. */
+  public static TollgateConfig config(String yaml) {
+    return TollgateConfigLoader.builder().environment(Map.of()).build().fromYaml(yaml);
+  }
+
+  /**
+   * The OpenAI provider {@code primary} at {@code baseUrl}, alone, with one limit given as its
+   * YAML line ({@code "requests-per-minute: 1"}).
+   */
+  public static String primaryLimitedTo(String baseUrl, String limit) {
+    return """
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                %s
+        """.formatted(baseUrl, limit);
+  }
+}
