@@ -75,6 +75,11 @@ final class AdviceTransformer implements ClassFileTransformer {
     return new AdviceTransformer(Map.copyOf(byType));
   }
 
+  /** True for a type an instrumentation names, by internal name ({@code okhttp3/RealCall}). */
+  boolean instruments(String internalName) {
+    return modules.containsKey(internalName);
+  }
+
   @Override
   public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classFile) {

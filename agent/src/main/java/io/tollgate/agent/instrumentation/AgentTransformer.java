@@ -5,9 +5,7 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The agent's one transformer, registered by {@code premain} before anything else is done. It
@@ -25,14 +23,12 @@ import java.util.Set;
 public final class AgentTransformer implements ClassFileTransformer {
 
   private final Instrumentation instrumentation;
-  private final Set<String> watched;
-  private volatile AdviceTransformer active;
+  private final AdviceTransformer advice;
+  private volatile boolean removed;
 
-  private AgentTransformer(Instrumentation instrumentation, Set<String> watched,
-      AdviceTransformer active) {
+  private AgentTransformer(Instrumentation instrumentation, AdviceTransformer advice) {
     this.instrumentation = instrumentation;
-    this.watched = watched;
-    this.active = active;
+    this.advice = advice;
   }
 
   /**
@@ -42,15 +38,7 @@ public final class AgentTransformer implements ClassFileTransformer {
    */
   public static AgentTransformer register(Instrumentation instrumentation,
       List<InstrumentationModule> modules) {
-    Set<String> names = new HashSet<>();
-    for (InstrumentationModule module : modules) {
-      for (TypeInstrumentation type : module.typeInstrumentations()) {
-        for (String name : type.typeNames()) {
-          names.add(name.replace('.', '/'));
-        }
-      }
-    }
-    AgentTransformer transformer = new AgentTransformer(instrumentation, Set.copyOf(names),
+    AgentTransformer transformer = new AgentTransformer(instrumentation,
         AdviceTransformer.of(instrumentation, modules));
     instrumentation.addTransformer(transformer, true);
     return transformer;
@@ -67,7 +55,7 @@ public final class AgentTransformer implements ClassFileTransformer {
    * interceptor its builder added; with no gate it lets every call through untouched.)
    */
   public void remove() {
-    active = null;
+    removed = true;
     instrumentation.removeTransformer(this);
     retransform(loadedWatchedTypes());
   }
@@ -75,11 +63,7 @@ public final class AgentTransformer implements ClassFileTransformer {
   @Override
   public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classFile) {
-    if (internalName == null || !watched.contains(internalName)) {
-      return null;
-    }
-    AdviceTransformer advice = active;
-    return advice == null ? null
+    return removed ? null
         : advice.transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
   }
 
@@ -96,7 +80,7 @@ public final class AgentTransformer implements ClassFileTransformer {
   private List<Class<?>> loadedWatchedTypes() {
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-      if (watched.contains(type.getName().replace('.', '/')) && instrumentation.isModifiableClass(type)) {
+      if (advice.instruments(type.getName().replace('.', '/')) && instrumentation.isModifiableClass(type)) {
         loaded.add(type);
       }
     }
