@@ -4,7 +4,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import java.util.Map;
 
-/** Configurations for the tests that wire a gate by hand around a client's helpers. */
+/** Configurations the agent's tests share: for a gate wired by hand, or a forked app's file. */
 public final class HelperConfigs {
 
   private HelperConfigs() {}

@@ -1,5 +1,6 @@
 package io.tollgate.agent.it;
 
+import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -356,15 +357,7 @@ class ApacheHttpClientAgentIT {
 
   @Test
   void injectsTheHelpersIntoEachLoaderThatHasHttpClient5AndAllShareTheJvmsGate() throws Exception {
-    Path config = write("tollgate.yaml", """
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-hour: 1
-        """.formatted(primary.baseUrl()));
+    Path config = write("tollgate.yaml", primaryLimitedTo(primary.baseUrl(), "requests-per-hour: 1"));
     // the launcher alone on the class path; the app only inside the child loaders, one with
     // HttpClient 5.1, one with 5.6
     Path launcher = ClassLoadersIT.copyClasses(dir.resolve("launcher"), "ChildLoaderLauncher");

@@ -1,5 +1,6 @@
 package io.tollgate.agent.it;
 
+import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -205,15 +206,7 @@ class JdkHttpClientAgentIT {
 
   @Test
   void answersALimitedCallThroughEachBodyHandlerAsTheProviderWould() throws Exception {
-    Path config = write("tollgate.yaml", """
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-hour: 1
-        """.formatted(primary.baseUrl()));
+    Path config = write("tollgate.yaml", primaryLimitedTo(primary.baseUrl(), "requests-per-hour: 1"));
     String url = primary.baseUrl() + "/v1/chat/completions";
 
     Run run = app("app").withAgent("config=" + config)
@@ -304,15 +297,7 @@ class JdkHttpClientAgentIT {
 
   @Test
   void attachedToARunningAppLimitsTheClientsItAlreadyHas() throws Exception {
-    Path config = write("tollgate.yaml", """
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-hour: 1
-        """.formatted(primary.baseUrl()));
+    Path config = write("tollgate.yaml", primaryLimitedTo(primary.baseUrl(), "requests-per-hour: 1"));
 
     Run run = ForkedApp.launcher(dir.resolve("run"), ForkedApp.appClasses().toString(),
             "io.tollgate.agent.it.app.JdkLateAttachApp",
