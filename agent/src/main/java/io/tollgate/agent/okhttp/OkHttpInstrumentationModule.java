@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * OkHttp 3.14+, 4.x and 5.x: one application interceptor, first in every client's chain, added
- * where the builders are made; and the synchronous {@code execute()} marked as a thread that may
- * wait.
+ * where the builders are made; one network interceptor, last in every client's chain, added as
+ * each client is made (it keeps a fallback's credential on the fallback's request); and the
+ * synchronous {@code execute()} marked as a thread that may wait.
  */
 public final class OkHttpInstrumentationModule implements InstrumentationModule {
 
@@ -20,7 +21,8 @@ public final class OkHttpInstrumentationModule implements InstrumentationModule 
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(new OkHttpClientBuilderInstrumentation(), new RealCallInstrumentation());
+    return List.of(new OkHttpClientBuilderInstrumentation(), new OkHttpClientInstrumentation(),
+        new RealCallInstrumentation());
   }
 
   @Override
@@ -32,6 +34,8 @@ public final class OkHttpInstrumentationModule implements InstrumentationModule 
         HELPERS + "OkHttpTransport$ProceedFailure",
         HELPERS + "OkHttpMessages",
         HELPERS + "GatedCall",
-        HELPERS + "TollgateInterceptor");
+        HELPERS + "TollgateInterceptor",
+        HELPERS + "FallbackCredentials",
+        HELPERS + "FallbackCredentials$Tag");
   }
 }

@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Anthropic {@code POST /v1/messages}. Like the real API it always requires {@code x-api-key}
- * (which must equal the configured key, if any), {@code anthropic-version}, and a body with
+ * Anthropic {@code POST /v1/messages}. Like the real API it always requires a key, in
+ * {@code x-api-key} or as {@code Authorization: Bearer} (as the Anthropic Java SDK 3.x sends it),
+ * which must equal the configured key, if any; {@code anthropic-version}; and a body with
  * {@code model}, {@code max_tokens} and {@code messages}.
  */
 final class AnthropicMessagesApi implements ProviderApi {
@@ -18,7 +19,7 @@ final class AnthropicMessagesApi implements ProviderApi {
 
     @Override
     public Optional<Reply> reject(ApiCall call) {
-        String apiKey = call.request().header("x-api-key");
+        String apiKey = apiKey(call);
         if (apiKey == null) {
             return Optional.of(AnthropicShapes.error(401, "x-api-key header is required"));
         }
@@ -37,6 +38,16 @@ final class AnthropicMessagesApi implements ProviderApi {
             }
         }
         return Optional.empty();
+    }
+
+    /** {@code x-api-key}, else the token of {@code Authorization: Bearer}; null with neither. */
+    private static String apiKey(ApiCall call) {
+        String apiKey = call.request().header("x-api-key");
+        String authorization = call.request().header("authorization");
+        if (apiKey == null && authorization != null && authorization.startsWith("Bearer ")) {
+            return authorization.substring("Bearer ".length());
+        }
+        return apiKey;
     }
 
     @Override

@@ -119,6 +119,21 @@ class AnthropicMessagesTest extends ServerPerClassTest {
     }
 
     @Test
+    void takesTheKeyAsABearerTokenTooAsTheSdkSendsIt() {
+        server.requireApiKey("sk-ant-right");
+
+        HttpResponse<String> bearer = messages(10, "", "Authorization", "Bearer sk-ant-right",
+                "anthropic-version", "2023-06-01");
+        HttpResponse<String> wrongBearer = messages(10, "", "Authorization", "Bearer sk-ant-wrong",
+                "anthropic-version", "2023-06-01");
+
+        assertThat(bearer.statusCode()).isEqualTo(200);
+        assertThat(wrongBearer.statusCode()).isEqualTo(401);
+        assertThat(json(wrongBearer.body())).isEqualTo(json("""
+                {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"""));
+    }
+
+    @Test
     void requiresMaxTokensLikeTheRealApi() {
         HttpResponse<String> response = post(client, server.uri("/v1/messages"),
                 "{\"model\":\"claude-sonnet-4-5\",\"messages\":[]}", LlmCalls.ANTHROPIC_HEADERS);

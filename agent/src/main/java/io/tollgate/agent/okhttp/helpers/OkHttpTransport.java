@@ -59,11 +59,12 @@ final class OkHttpTransport implements Transport<Response> {
   }
 
   private Request rebuilt(OutboundRequest plan) {
-    return original.newBuilder()
+    Request rebuilt = original.newBuilder()
         .url(plan.uri().toString())
         .headers(OkHttpMessages.toOkHttp(plan.headers()))
         .method(plan.method(), hasBody ? RequestBody.create(contentType, plan.body()) : null)
         .build();
+    return FallbackCredentials.tag(rebuilt, plan.headers());
   }
 
   @Override
