@@ -1,11 +1,18 @@
 package io.tollgate.sdkit;
 
+import org.junit.jupiter.api.Test;
+
 /**
  * The official Anthropic Java SDK ({@code com.anthropic:anthropic-java}), on OkHttp, under the
  * agent. The SDK (3.x) sends the app's key as {@code Authorization: Bearer}; Tollgate gives an
  * Anthropic fallback its key in {@code x-api-key}, the API's documented header.
  */
 class AnthropicSdkIT extends SdkAgentContract {
+
+  @Test
+  void limitsTheSdksAsyncClient() throws Exception {
+    limitsTheAsynchronousClientToo();
+  }
 
   @Override
   String app() {

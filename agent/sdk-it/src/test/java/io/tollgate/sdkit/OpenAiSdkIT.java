@@ -1,7 +1,14 @@
 package io.tollgate.sdkit;
 
+import org.junit.jupiter.api.Test;
+
 /** The official OpenAI Java SDK ({@code com.openai:openai-java}), on OkHttp, under the agent. */
 class OpenAiSdkIT extends SdkAgentContract {
+
+  @Test
+  void limitsTheSdksAsyncClient() throws Exception {
+    limitsTheAsynchronousClientToo();
+  }
 
   @Override
   String app() {

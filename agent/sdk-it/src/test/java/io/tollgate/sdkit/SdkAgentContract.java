@@ -166,6 +166,32 @@ abstract class SdkAgentContract {
         .doesNotContain("app-key");
   }
 
+  /**
+   * For an SDK with an asynchronous client (OkHttp's {@code enqueue} underneath): one call
+   * admitted, the next refused with the SDK's own error, one request at the provider.
+   */
+  void limitsTheAsynchronousClientToo() throws Exception {
+    Path config = write("""
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s
+          providers:
+            primary:
+              base-url: %s
+              api: %s
+              limits:
+                requests-per-day: 1
+        """.formatted(redis.uri(), primary.baseUrl(), api()));
+
+    Run run = app(config, primary).run("async", "async");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.steps()).as(run.toString())
+        .containsExactly(okLine(1, "async", model(), PRIMARY_TEXT), limitedLine(2, "async"));
+    assertThat(primary.requests()).hasSize(1);
+  }
+
   ForkedSdkApp app(Path config, MockLlmServer provider) {
     return new ForkedSdkApp(app(), dir.resolve("app")).withAgent(config)
         .env("PROVIDER_URL", provider.baseUrl())

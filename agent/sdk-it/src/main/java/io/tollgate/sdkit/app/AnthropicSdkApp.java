@@ -7,6 +7,8 @@ import com.anthropic.errors.AnthropicServiceException;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /** The official Anthropic Java SDK ({@code com.anthropic:anthropic-java}, on OkHttp 4). */
@@ -29,7 +31,19 @@ public final class AnthropicSdkApp extends SdkApp {
 
   @Override
   protected Reply chat() {
-    Message message = client.messages().create(params());
+    return reply(client.messages().create(params()));
+  }
+
+  @Override
+  protected Reply chatAsync() throws Exception {
+    try {
+      return reply(client.async().messages().create(params()).get(60, TimeUnit.SECONDS));
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
+  }
+
+  private static Reply reply(Message message) {
     String text = message.content().stream()
         .flatMap(block -> block.text().stream())
         .map(textBlock -> textBlock.text())

@@ -10,6 +10,8 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.completions.CompletionUsage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /** The official OpenAI Java SDK ({@code com.openai:openai-java}, on OkHttp 4). */
 public final class OpenAiSdkApp extends SdkApp {
@@ -28,10 +30,23 @@ public final class OpenAiSdkApp extends SdkApp {
 
   @Override
   protected Reply chat() {
-    ChatCompletion completion = client.chat().completions().create(params().build());
+    return reply(client.chat().completions().create(params().build()));
+  }
+
+  private static Reply reply(ChatCompletion completion) {
     return new Reply(completion.model(),
         completion.choices().get(0).message().content().orElse(""),
         completion.usage().map(OpenAiSdkApp::usage).orElse("-"));
+  }
+
+  @Override
+  protected Reply chatAsync() throws Exception {
+    try {
+      return reply(client.async().chat().completions().create(params().build())
+          .get(60, TimeUnit.SECONDS));
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
   }
 
   @Override

@@ -38,6 +38,11 @@ public abstract class SdkApp {
 
   protected abstract Reply stream() throws Exception;
 
+  /** A chat through the SDK's asynchronous client, its future awaited. */
+  protected Reply chatAsync() throws Exception {
+    throw new UnsupportedOperationException("no asynchronous client");
+  }
+
   protected abstract Failure describe(Throwable failure);
 
   protected static String env(String name) {
@@ -56,6 +61,7 @@ public abstract class SdkApp {
         Reply reply = switch (step) {
           case "chat" -> chat();
           case "stream" -> stream();
+          case "async" -> chatAsync();
           default -> throw new IllegalArgumentException("unknown step " + step);
         };
         line += "ok model=" + reply.model() + " usage=" + reply.usage() + " text="
