@@ -45,6 +45,11 @@ public abstract class SdkApp {
 
   protected abstract Failure describe(Throwable failure);
 
+  /** A step of the app's own beyond the chats. */
+  protected Reply other(String step) throws Exception {
+    throw new IllegalArgumentException("unknown step " + step);
+  }
+
   protected static String env(String name) {
     String value = System.getenv(name);
     if (value == null || value.isBlank()) {
@@ -62,7 +67,7 @@ public abstract class SdkApp {
           case "chat" -> chat();
           case "stream" -> stream();
           case "async" -> chatAsync();
-          default -> throw new IllegalArgumentException("unknown step " + step);
+          default -> other(step);
         };
         line += "ok model=" + reply.model() + " usage=" + reply.usage() + " text="
             + oneLine(reply.text());
