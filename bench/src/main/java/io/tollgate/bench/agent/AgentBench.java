@@ -1,6 +1,7 @@
 package io.tollgate.bench.agent;
 
 import io.tollgate.bench.agent.app.LatencyApp;
+import io.tollgate.bench.agent.app.ReserveBeforeCallApp;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
@@ -68,7 +69,8 @@ public final class AgentBench {
         bench.paired(url, configs, perCall, report);
       }
       if (options.latency() || options.paired()) {
-        report.redisRoundTrip(pingNanos(redis), reserveNanos(redis));
+        report.redisRoundTrip(pingNanos(redis), reserveNanos(redis),
+            bench.reserveBeforeCallNanos(redis, url));
       }
       if (options.startup()) {
         bench.startup(url, configs, rows, report);
@@ -203,6 +205,27 @@ public final class AgentBench {
       }
       return java.util.Arrays.copyOfRange(nanos, 5_000, nanos.length);
     }
+  }
+
+  /**
+   * What one reserve round trip adds to a call where the agent's calls run, measured without the
+   * agent in a JVM of its own ({@link ReserveBeforeCallApp}): the app's OkHttp jars first (OkHttp
+   * 3.14, which this jar holds, answers in over a millisecond against this server), then this jar
+   * for the limiter.
+   *
+   * @return the calls without a reserve, then those with one (reserve and call timed together)
+   */
+  private long[][] reserveBeforeCallNanos(RedisServer redis, String url) throws Exception {
+    progress("Redis reserve before each call");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(options.jvmOptions());
+    command.addAll(List.of("-cp",
+        classPath + java.io.File.pathSeparator + System.getProperty("java.class.path"),
+        ReserveBeforeCallApp.class.getName(), url, CHAT, redis.uri().toString(), "20000", "20000",
+        Long.toString(Setup.REQUESTS_PER_MINUTE), Long.toString(Setup.TOKENS_PER_MINUTE)));
+    ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
+    return new long[][] {run.plainLatencies(), run.latencies()};
   }
 
   private static void progress(String message) {

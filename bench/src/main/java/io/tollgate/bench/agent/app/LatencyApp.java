@@ -183,7 +183,7 @@ public final class LatencyApp {
     }
   }
 
-  private static String line(String name, long[] nanos) {
+  static String line(String name, long[] nanos) {
     StringBuilder line = new StringBuilder(nanos.length * 7).append(name);
     for (long n : nanos) {
       line.append(' ').append(n);
