@@ -35,16 +35,6 @@ class AnthropicSdkIT extends SdkAgentContract {
   }
 
   @Override
-  String appKeyHeader() {
-    return "authorization";
-  }
-
-  @Override
-  String appKeyValue(String key) {
-    return "Bearer " + key;
-  }
-
-  @Override
   String fallbackKeyHeader() {
     return "x-api-key";
   }

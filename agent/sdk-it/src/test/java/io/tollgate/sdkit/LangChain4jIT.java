@@ -12,41 +12,6 @@ class LangChain4jIT extends SdkAgentContract {
   }
 
   @Override
-  String api() {
-    return "openai";
-  }
-
-  @Override
-  String model() {
-    return "gpt-4o";
-  }
-
-  @Override
-  String backupModel() {
-    return "gpt-4o-mini";
-  }
-
-  @Override
-  String appKeyHeader() {
-    return "authorization";
-  }
-
-  @Override
-  String appKeyValue(String key) {
-    return "Bearer " + key;
-  }
-
-  @Override
-  String fallbackKeyHeader() {
-    return "authorization";
-  }
-
-  @Override
-  String fallbackKeyValue(String key) {
-    return "Bearer " + key;
-  }
-
-  @Override
   String limitedLine(int step, String kind) {
     // LangChain4j's RateLimitException over an HttpException of status 429 and the agent's body
     return "step " + step + " " + kind

@@ -16,41 +16,6 @@ class OpenAiSdkIT extends SdkAgentContract {
   }
 
   @Override
-  String api() {
-    return "openai";
-  }
-
-  @Override
-  String model() {
-    return "gpt-4o";
-  }
-
-  @Override
-  String backupModel() {
-    return "gpt-4o-mini";
-  }
-
-  @Override
-  String appKeyHeader() {
-    return "authorization";
-  }
-
-  @Override
-  String appKeyValue(String key) {
-    return "Bearer " + key;
-  }
-
-  @Override
-  String fallbackKeyHeader() {
-    return "authorization";
-  }
-
-  @Override
-  String fallbackKeyValue(String key) {
-    return "Bearer " + key;
-  }
-
-  @Override
   String limitedLine(int step, String kind) {
     // the SDK's RateLimitException, its code and type parsed from the agent's OpenAI-shaped body
     return "step " + step + " " + kind

@@ -43,18 +43,7 @@ class OwnLibrariesIT {
   @Test
   void theAppsOwnJedisAndByteBuddyRunBesideTheAgentsRelocatedOnes() throws Exception {
     primary.replyText("Hello from the primary").usage(12, 20);
-    Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
-        tollgate:
-          redis:
-            url: %s
-            timeout: 2s
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              limits:
-                requests-per-day: 1
-        """.formatted(redis.uri(), primary.baseUrl()));
+    Path config = SdkConfigs.primaryLimitedTo(dir, redis, primary, "openai", "requests-per-day: 1");
 
     Run run = new ForkedSdkApp("io.tollgate.sdkit.app.OwnLibrariesApp", dir.resolve("app"))
         .withAgent(config)

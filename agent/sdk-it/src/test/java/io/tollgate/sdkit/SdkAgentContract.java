@@ -49,24 +49,41 @@ abstract class SdkAgentContract {
   /** The app's main class. */
   abstract String app();
 
-  /** The provider API of both mocks in the configuration: {@code openai}, {@code anthropic}. */
-  abstract String api();
+  /**
+   * The provider API of both mocks in the configuration, {@code openai} unless an SDK says
+   * otherwise (the accessors below default to OpenAI's API likewise).
+   */
+  String api() {
+    return "openai";
+  }
 
   /** The model the app asks for. */
-  abstract String model();
+  String model() {
+    return "gpt-4o";
+  }
 
   /** The model the backup is asked for instead (the configuration's model map). */
-  abstract String backupModel();
+  String backupModel() {
+    return "gpt-4o-mini";
+  }
 
   /** The request header that carries the app's key as its SDK sends it, and its value for {@code key}. */
-  abstract String appKeyHeader();
+  String appKeyHeader() {
+    return "authorization";
+  }
 
-  abstract String appKeyValue(String key);
+  String appKeyValue(String key) {
+    return "Bearer " + key;
+  }
 
   /** The header that carries the fallback's key as Tollgate sends it, and its value for {@code key}. */
-  abstract String fallbackKeyHeader();
+  String fallbackKeyHeader() {
+    return appKeyHeader();
+  }
 
-  abstract String fallbackKeyValue(String key);
+  String fallbackKeyValue(String key) {
+    return appKeyValue(key);
+  }
 
   /** The app's line for a call refused by the limit (the SDK's own error, as it parsed ours). */
   abstract String limitedLine(int step, String kind);
@@ -88,19 +105,8 @@ abstract class SdkAgentContract {
 
   @Test
   void limitsTheCallsStreamsThemWholeAndSettlesTheirRealUsage() throws Exception {
-    Path config = write("""
-        tollgate:
-          redis:
-            url: %s
-            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
-          providers:
-            primary:
-              base-url: %s
-              api: %s
-              limits:
-                requests-per-day: 2
-                tokens-per-day: 100000
-        """.formatted(redis.uri(), primary.baseUrl(), api()));
+    Path config = SdkConfigs.primaryLimitedTo(dir, redis, primary, api(),
+        "requests-per-day: 2", "tokens-per-day: 100000");
 
     Run run = app(config, primary).run("chat", "stream", "chat");
 
@@ -128,11 +134,11 @@ abstract class SdkAgentContract {
 
   @Test
   void answersAProvidersRateLimitFromTheFallbackWithItsOwnKeyAndModel() throws Exception {
-    Path config = write("""
+    Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
         tollgate:
           redis:
             url: %s
-            timeout: 2s
+            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
           providers:
             primary:
               base-url: %s
@@ -171,18 +177,7 @@ abstract class SdkAgentContract {
    * admitted, the next refused with the SDK's own error, one request at the provider.
    */
   void limitsTheAsynchronousClientToo() throws Exception {
-    Path config = write("""
-        tollgate:
-          redis:
-            url: %s
-            timeout: 2s
-          providers:
-            primary:
-              base-url: %s
-              api: %s
-              limits:
-                requests-per-day: 1
-        """.formatted(redis.uri(), primary.baseUrl(), api()));
+    Path config = SdkConfigs.primaryLimitedTo(dir, redis, primary, api(), "requests-per-day: 1");
 
     Run run = app(config, primary).run("async", "async");
 
@@ -196,10 +191,6 @@ abstract class SdkAgentContract {
     return new ForkedSdkApp(app(), dir.resolve("app")).withAgent(config)
         .env("PROVIDER_URL", provider.baseUrl())
         .env("APP_KEY", "app-key");
-  }
-
-  private Path write(String yaml) throws Exception {
-    return Files.writeString(dir.resolve("tollgate.yaml"), yaml);
   }
 
   /** The primary's account in Redis, read by charging one token. */

@@ -12,41 +12,6 @@ class SpringAiIT extends SdkAgentContract {
   }
 
   @Override
-  String api() {
-    return "openai";
-  }
-
-  @Override
-  String model() {
-    return "gpt-4o";
-  }
-
-  @Override
-  String backupModel() {
-    return "gpt-4o-mini";
-  }
-
-  @Override
-  String appKeyHeader() {
-    return "authorization";
-  }
-
-  @Override
-  String appKeyValue(String key) {
-    return "Bearer " + key;
-  }
-
-  @Override
-  String fallbackKeyHeader() {
-    return "authorization";
-  }
-
-  @Override
-  String fallbackKeyValue(String key) {
-    return "Bearer " + key;
-  }
-
-  @Override
   String limitedLine(int step, String kind) {
     // Spring AI's exception for an error response, its message the status and the agent's body
     return "step " + step + " " + kind
