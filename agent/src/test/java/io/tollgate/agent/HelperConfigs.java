@@ -29,4 +29,23 @@ public final class HelperConfigs {
                 %s
         """.formatted(baseUrl, limit);
   }
+
+  /**
+   * The OpenAI provider {@code primary} at {@code primaryUrl}, without limits, falling back to the
+   * OpenAI provider {@code backup} at {@code backupUrl}, whose key is {@code backup-key}.
+   */
+  public static String primaryFallingBackTo(String primaryUrl, String backupUrl) {
+    return """
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: backup-key
+        """.formatted(primaryUrl, backupUrl);
+  }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.agent.apache5.helpers;
 
 import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryFallingBackTo;
 import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -96,18 +97,7 @@ class Async5ExecutionTest {
   @Test
   void givesTheAppTheProvidersRefusalIntactWhenTheFallbackIsUnreachable() throws Exception {
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: %s
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), NOTHING_LISTENS));
+    gate(primaryFallingBackTo(primary.baseUrl(), NOTHING_LISTENS));
 
     SimpleHttpResponse response = execute(chat(primary)).response();
 
@@ -120,18 +110,7 @@ class Async5ExecutionTest {
   @Test
   void sendsTheFallbackItsOwnKeyAndTheAppsBodyAndNeverTheAppsKey() throws Exception {
     primary.script().next(1, Fault.status(500));
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: %s
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    gate(primaryFallingBackTo(primary.baseUrl(), backup.baseUrl()));
 
     SimpleHttpResponse response = execute(chat(primary)).response();
 

@@ -1,6 +1,7 @@
 package io.tollgate.agent.apache5.helpers;
 
 import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryFallingBackTo;
 import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -92,18 +93,7 @@ class Classic5ExecutionTest {
   @Test
   void givesTheAppTheProvidersRefusalIntactWhenTheFallbackIsUnreachable() throws Exception {
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: %s
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), NOTHING_LISTENS));
+    gate(primaryFallingBackTo(primary.baseUrl(), NOTHING_LISTENS));
 
     try (CloseableHttpResponse response = execute(chat(primary))) {
       assertThat(response.getCode()).isEqualTo(429);
@@ -116,18 +106,7 @@ class Classic5ExecutionTest {
   @Test
   void sendsTheFallbackItsOwnKeyAndTheAppsBodyAndNeverTheAppsKey() throws Exception {
     primary.script().next(1, Fault.status(500));
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: %s
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    gate(primaryFallingBackTo(primary.baseUrl(), backup.baseUrl()));
 
     try (CloseableHttpResponse response = execute(chat(primary))) {
       assertThat(response.getCode()).isEqualTo(200);
@@ -148,18 +127,7 @@ class Classic5ExecutionTest {
   @Test
   void neverSendsAStreamedBodyToAFallbackButSendsItOnceToTheProviderAddressed() throws Exception {
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(1)));
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: %s
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    gate(primaryFallingBackTo(primary.baseUrl(), backup.baseUrl()));
     HttpPost request = new HttpPost(primary.baseUrl() + "/v1/chat/completions");
     request.setEntity(new InputStreamEntity(
         new ByteArrayInputStream(CHAT.getBytes(StandardCharsets.UTF_8)), ContentType.APPLICATION_JSON));

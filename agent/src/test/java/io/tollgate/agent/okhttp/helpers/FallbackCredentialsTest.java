@@ -1,6 +1,7 @@
 package io.tollgate.agent.okhttp.helpers;
 
 import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryFallingBackTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.gate.Gate;
@@ -148,18 +149,7 @@ class FallbackCredentialsTest {
   }
 
   private OkHttpClient client(boolean withFallbackCredentials) {
-    gate = Gate.create(config("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: %s
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), backup.baseUrl())));
+    gate = Gate.create(config(primaryFallingBackTo(primary.baseUrl(), backup.baseUrl())));
     OkHttpClient.Builder builder = new OkHttpClient.Builder()
         .addInterceptor(new TollgateInterceptor(gate))
         .addNetworkInterceptor(STRIPS_KEYS_OFF_THE_CALLS_HOST);

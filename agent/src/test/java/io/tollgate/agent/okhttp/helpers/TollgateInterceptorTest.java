@@ -1,6 +1,7 @@
 package io.tollgate.agent.okhttp.helpers;
 
 import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryFallingBackTo;
 import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -140,18 +141,7 @@ class TollgateInterceptorTest {
   @Test
   void neverSendsAOneShotBodyToAFallback() throws Exception {
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(1)));
-    OkHttpClient client = client("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: %s
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), backup.baseUrl()));
+    OkHttpClient client = client(primaryFallingBackTo(primary.baseUrl(), backup.baseUrl()));
     RequestBody oneShot = new RequestBody() {
       @Override
       public MediaType contentType() {
