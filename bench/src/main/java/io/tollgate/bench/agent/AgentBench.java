@@ -63,14 +63,13 @@ public final class AgentBench {
       List<Row> rows = Row.startup(options.agentJar(), options.beforeJar());
       AgentReport report = new AgentReport(options, perCall, rows, Load.now());
       if (options.latency()) {
-        bench.latency(url, configs, perCall, report);
+        bench.latency(url, redis, configs, perCall, report);
       }
       if (options.paired()) {
-        bench.paired(url, configs, perCall, report);
+        bench.paired(url, redis, configs, perCall, report);
       }
       if (options.latency() || options.paired()) {
-        report.redisRoundTrip(pingNanos(redis), reserveNanos(redis),
-            bench.reserveBeforeCallNanos(redis, url));
+        report.redisRoundTrip(pingNanos(redis), reserveNanos(redis));
       }
       if (options.startup()) {
         bench.startup(url, configs, rows, report);
@@ -80,8 +79,8 @@ public final class AgentBench {
     }
   }
 
-  private void latency(String url, Map<Setup, Path> configs, List<Row> rows, AgentReport report)
-      throws Exception {
+  private void latency(String url, RedisServer redis, Map<Setup, Path> configs, List<Row> rows,
+      AgentReport report) throws Exception {
     for (int round = 0; round < options.rounds(); round++) {
       for (int i = 0; i < rows.size(); i++) {
         int index = (i + round) % rows.size();
@@ -92,12 +91,13 @@ public final class AgentBench {
             work.resolve("stderr.txt"));
         report.latency(index, round, run);
       }
+      report.reserveBeforeCall(reserveBeforeCallNanos(redis, url));
     }
   }
 
   /** Each row's client with and without Tollgate's interceptor, alternated in one JVM. */
-  private void paired(String url, Map<Setup, Path> configs, List<Row> rows, AgentReport report)
-      throws Exception {
+  private void paired(String url, RedisServer redis, Map<Setup, Path> configs, List<Row> rows,
+      AgentReport report) throws Exception {
     for (int round = 0; round < options.rounds(); round++) {
       for (int i = 0; i < rows.size(); i++) {
         int index = (i + round) % rows.size();
@@ -109,6 +109,7 @@ public final class AgentBench {
         ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
         report.paired(index, round, run);
       }
+      report.reserveBeforeCall(reserveBeforeCallNanos(redis, url));
     }
   }
 
@@ -208,8 +209,8 @@ public final class AgentBench {
   }
 
   /**
-   * What one reserve round trip adds to a call where the agent's calls run, measured without the
-   * agent in a JVM of its own ({@link ReserveBeforeCallApp}): the app's OkHttp jars first (OkHttp
+   * What one reserve round trip adds to a call where the agent's calls run, measured once per
+   * round, after its rows, without the agent in a JVM of its own ({@link ReserveBeforeCallApp}): the app's OkHttp jars first (OkHttp
    * 3.14, which this jar holds, answers in over a millisecond against this server), then this jar
    * for the limiter.
    *

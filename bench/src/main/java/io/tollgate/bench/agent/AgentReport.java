@@ -42,8 +42,13 @@ final class AgentReport {
   private final long[][] pairedCpuWithout;
   private long[] ping = new long[0];
   private long[] reserve = new long[0];
-  /** Calls without and with a reserve made before each, alternated (see AgentBench). */
-  private long[][] reserveBeforeCall = {new long[0], new long[0]};
+  /**
+   * Per round, what a reserve made before each call added to it (p50 with minus p50 without), and
+   * those p50s (see AgentBench).
+   */
+  private final List<Long> reserveBeforeCallAdds = new ArrayList<>();
+  private final List<Long> reserveBeforeCallWithout = new ArrayList<>();
+  private final List<Long> reserveBeforeCallWith = new ArrayList<>();
   private final List<Row> rows;
   /** Per start-up row (same index) and repetition. */
   private final long[][] toMain;
@@ -101,15 +106,27 @@ final class AgentReport {
     pairedWithout[row][round] = Stats.median(without);
   }
 
-  void redisRoundTrip(long[] pingNanos, long[] reserveNanos, long[][] reserveBeforeCallNanos) {
+  void redisRoundTrip(long[] pingNanos, long[] reserveNanos) {
     ping = pingNanos;
     reserve = reserveNanos;
-    reserveBeforeCall = reserveBeforeCallNanos;
   }
 
-  /** What a reserve made before a call adds to it, p50 against p50, where the agent's calls run. */
+  /** One round's calls without and with a reserve made before each. */
+  void reserveBeforeCall(long[][] withoutAndWith) {
+    long without = Stats.median(withoutAndWith[0]);
+    long with = Stats.median(withoutAndWith[1]);
+    reserveBeforeCallWithout.add(without);
+    reserveBeforeCallWith.add(with);
+    reserveBeforeCallAdds.add(with - without);
+  }
+
+  /** What a reserve made before a call adds to it where the agent's calls run: median of rounds. */
   private long reserveBeforeCallAdds() {
-    return Stats.median(reserveBeforeCall[1]) - Stats.median(reserveBeforeCall[0]);
+    return Stats.median(toArray(reserveBeforeCallAdds));
+  }
+
+  private static long[] toArray(List<Long> values) {
+    return values.stream().mapToLong(Long::longValue).toArray();
   }
 
   void startup(int row, int rep, ForkedApp.Run run) {
@@ -254,11 +271,11 @@ final class AgentReport {
         .append(micros(Stats.median(reserve))).append(" µs, p99 ")
         .append(micros(Stats.percentile(reserve, 99))).append(" µs. The same reserve made before "
             + "each call to the benchmark's server, without the agent, in a JVM of its own (OkHttp, "
-            + "calls alternated with and without it, "
-            + "20,000 each after 20,000): p50 ")
-        .append(micros(Stats.median(reserveBeforeCall[0]))).append(" µs without, ")
-        .append(micros(Stats.median(reserveBeforeCall[1]))).append(" µs with: it adds ")
-        .append(micros(reserveBeforeCallAdds())).append(" µs.\n\n");
+            + "calls alternated with and without it, 20,000 each after 20,000, once per round): p50 ")
+        .append(micros(Stats.median(toArray(reserveBeforeCallWithout)))).append(" µs without, ")
+        .append(micros(Stats.median(toArray(reserveBeforeCallWith)))).append(" µs with (medians of ")
+        .append("rounds): it adds ").append(micros(reserveBeforeCallAdds())).append(" µs (rounds ")
+        .append(list(toArray(reserveBeforeCallAdds))).append(").\n\n");
   }
 
   private static String counts(long[] values) {
