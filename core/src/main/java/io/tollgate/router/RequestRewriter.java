@@ -3,6 +3,7 @@ package io.tollgate.router;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.router.internal.ApiFamilies;
 import io.tollgate.router.internal.DefaultRequestRewriter;
+import java.util.Set;
 
 /**
  * Readies a request addressed to one provider for another: its URL, credential and model. What
@@ -27,6 +28,13 @@ public interface RequestRewriter {
 
   /** The {@code anthropic-version} given to an Anthropic request that has none. */
   String DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
+
+  /**
+   * The headers a rewritten request carries its target's key in, lower case, one per API style:
+   * {@code authorization} (OpenAI, {@code Bearer}), {@code api-key} (Azure OpenAI),
+   * {@code x-api-key} (Anthropic). The original's are removed with every other credential header.
+   */
+  Set<String> CREDENTIAL_HEADERS = Set.of("authorization", "api-key", "x-api-key");
 
   static RequestRewriter of() {
     return DefaultRequestRewriter.INSTANCE;

@@ -1,6 +1,7 @@
 package io.tollgate.agent.okhttp.helpers;
 
 import io.tollgate.llm.Headers;
+import io.tollgate.router.RequestRewriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -22,9 +23,6 @@ import okhttp3.Response;
  * redirect elsewhere keeps the tag, never the key).
  */
 public final class FallbackCredentials implements Interceptor {
-
-  /** The headers that carry a provider's key, in the styles Tollgate sets them. */
-  private static final List<String> CREDENTIAL_HEADERS = List.of("authorization", "api-key", "x-api-key");
 
   /** What a rebuilt request carries, as its OkHttp tag. */
   static final class Tag {
@@ -52,7 +50,7 @@ public final class FallbackCredentials implements Interceptor {
   static Request tag(Request rebuilt, Headers plan) {
     List<String[]> credentials = new ArrayList<>(1);
     for (Headers.Field field : plan.fields()) {
-      if (CREDENTIAL_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
+      if (RequestRewriter.CREDENTIAL_HEADERS.contains(field.name().toLowerCase(Locale.ROOT))) {
         credentials.add(new String[] {field.name(), field.value()});
       }
     }
