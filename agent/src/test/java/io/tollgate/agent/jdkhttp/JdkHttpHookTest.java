@@ -1,6 +1,7 @@
 package io.tollgate.agent.jdkhttp;
 
 import static io.tollgate.agent.HelperConfigs.config;
+import static io.tollgate.agent.HelperConfigs.primaryFallingBackTo;
 import static io.tollgate.agent.HelperConfigs.primaryLimitedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -134,18 +135,7 @@ class JdkHttpHookTest {
     // a privileged port nothing listens on: a freed ephemeral port could be taken meanwhile
     int closedPort = 1;
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
-    gate("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: http://127.0.0.1:%d
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), closedPort));
+    gate(primaryFallingBackTo(primary.baseUrl(), "http://127.0.0.1:" + closedPort));
 
     HttpResponse<String> response = send(chat(primary), HttpResponse.BodyHandlers.ofString());
 

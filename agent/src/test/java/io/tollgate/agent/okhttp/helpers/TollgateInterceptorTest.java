@@ -117,18 +117,7 @@ class TollgateInterceptorTest {
     // a privileged port nothing listens on: a freed ephemeral port could be taken meanwhile
     int closedPort = 1;
     primary.script().next(1, Fault.rateLimited(Duration.ofSeconds(7)));
-    OkHttpClient client = client("""
-        tollgate:
-          providers:
-            primary:
-              base-url: %s
-              api: openai
-              fallbacks: [backup]
-            backup:
-              base-url: http://127.0.0.1:%d
-              api: openai
-              api-key: backup-key
-        """.formatted(primary.baseUrl(), closedPort));
+    OkHttpClient client = client(primaryFallingBackTo(primary.baseUrl(), "http://127.0.0.1:" + closedPort));
 
     try (Response response = client.newCall(chat(primary)).execute()) {
       assertThat(response.code()).isEqualTo(429);
