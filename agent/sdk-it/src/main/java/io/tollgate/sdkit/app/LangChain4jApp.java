@@ -10,17 +10,12 @@ import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import dev.langchain4j.model.output.TokenUsage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * LangChain4j's OpenAI models ({@code dev.langchain4j:langchain4j-open-ai}), on its default HTTP
  * client, the JDK's {@code HttpClient}.
  */
 public final class LangChain4jApp extends SdkApp {
-
-  /** LangChain4j hands over the error body as its message; the app reads the error's code. */
-  private static final Pattern ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"");
 
   private final OpenAiChatModel chat = OpenAiChatModel.builder()
       .baseUrl(env("PROVIDER_URL") + "/v1")
@@ -72,8 +67,8 @@ public final class LangChain4jApp extends SdkApp {
   protected Failure describe(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof HttpException http) {
-        Matcher code = ERROR_CODE.matcher(String.valueOf(http.getMessage()));
-        return new Failure(http.statusCode(), code.find() ? code.group(1) : "-");
+        // LangChain4j hands over the error body as the exception's message
+        return new Failure(http.statusCode(), openAiErrorCode(http.getMessage()));
       }
     }
     return new Failure(0, String.valueOf(failure.getMessage()));

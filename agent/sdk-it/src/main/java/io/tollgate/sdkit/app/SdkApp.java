@@ -1,6 +1,8 @@
 package io.tollgate.sdkit.app;
 
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What every app of this module does, each through its own SDK or framework and nothing of
@@ -23,6 +25,8 @@ public abstract class SdkApp {
   public static final String PROMPT = "Say hello to the agent";
   /** The output cap every step asks for. */
   public static final int MAX_TOKENS = 300;
+
+  private static final Pattern OPENAI_ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"");
 
   /** What one step got back from the SDK. */
   protected record Reply(String model, String text, String usage) {
@@ -48,6 +52,15 @@ public abstract class SdkApp {
   /** A step of the app's own beyond the chats. */
   protected Reply other(String step) throws Exception {
     throw new IllegalArgumentException("unknown step " + step);
+  }
+
+  /**
+   * The {@code code} of an OpenAI error body found in {@code text} (a framework's message that
+   * quotes the body), {@code -} when there is none.
+   */
+  protected static String openAiErrorCode(String text) {
+    Matcher code = OPENAI_ERROR_CODE.matcher(String.valueOf(text));
+    return code.find() ? code.group(1) : "-";
   }
 
   protected static String env(String name) {

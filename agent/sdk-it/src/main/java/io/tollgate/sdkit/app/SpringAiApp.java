@@ -21,7 +21,6 @@ public final class SpringAiApp extends SdkApp {
 
   /** Spring AI reports an error response as {@code "HTTP 429 - <body>"}; the app reads both. */
   private static final Pattern STATUS = Pattern.compile("\\b([45]\\d\\d)\\b");
-  private static final Pattern ERROR_CODE = Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"");
 
   private final OpenAiChatModel model = OpenAiChatModel.builder()
       .openAiApi(OpenAiApi.builder().baseUrl(env("PROVIDER_URL")).apiKey(env("APP_KEY")).build())
@@ -64,9 +63,8 @@ public final class SpringAiApp extends SdkApp {
   protected Failure describe(Throwable failure) {
     String message = String.valueOf(failure.getMessage());
     Matcher status = STATUS.matcher(message);
-    Matcher code = ERROR_CODE.matcher(message);
     return new Failure(status.find() ? Integer.parseInt(status.group(1)) : 0,
-        code.find() ? code.group(1) : "-");
+        openAiErrorCode(message));
   }
 
   private static String usage(ChatResponse response) {
