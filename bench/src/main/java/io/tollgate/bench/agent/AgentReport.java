@@ -42,11 +42,7 @@ final class AgentReport {
   private final long[][] pairedCpuWithout;
   private long[] ping = new long[0];
   private long[] reserve = new long[0];
-  /**
-   * Per round, what a reserve made before each call added to it (p50 with minus p50 without), and
-   * those p50s (see AgentBench).
-   */
-  private final List<Long> reserveBeforeCallAdds = new ArrayList<>();
+  /** Per round, the p50 of the calls without and with a reserve made before each (AgentBench). */
   private final List<Long> reserveBeforeCallWithout = new ArrayList<>();
   private final List<Long> reserveBeforeCallWith = new ArrayList<>();
   private final List<Row> rows;
@@ -113,16 +109,17 @@ final class AgentReport {
 
   /** One round's calls without and with a reserve made before each. */
   void reserveBeforeCall(long[][] withoutAndWith) {
-    long without = Stats.median(withoutAndWith[0]);
-    long with = Stats.median(withoutAndWith[1]);
-    reserveBeforeCallWithout.add(without);
-    reserveBeforeCallWith.add(with);
-    reserveBeforeCallAdds.add(with - without);
+    reserveBeforeCallWithout.add(Stats.median(withoutAndWith[0]));
+    reserveBeforeCallWith.add(Stats.median(withoutAndWith[1]));
   }
 
   /** What a reserve made before a call adds to it where the agent's calls run: median of rounds. */
   private long reserveBeforeCallAdds() {
-    return Stats.median(toArray(reserveBeforeCallAdds));
+    return Stats.median(reserveBeforeCallAddsPerRound());
+  }
+
+  private long[] reserveBeforeCallAddsPerRound() {
+    return minus(toArray(reserveBeforeCallWith), toArray(reserveBeforeCallWithout));
   }
 
   private static long[] toArray(List<Long> values) {
@@ -275,7 +272,7 @@ final class AgentReport {
         .append(micros(Stats.median(toArray(reserveBeforeCallWithout)))).append(" µs without, ")
         .append(micros(Stats.median(toArray(reserveBeforeCallWith)))).append(" µs with (medians of ")
         .append("rounds): it adds ").append(micros(reserveBeforeCallAdds())).append(" µs (rounds ")
-        .append(list(toArray(reserveBeforeCallAdds))).append(").\n\n");
+        .append(list(reserveBeforeCallAddsPerRound())).append(").\n\n");
   }
 
   private static String counts(long[] values) {
