@@ -1,6 +1,8 @@
 package io.tollgate.limiter;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,13 +19,25 @@ public record JointDecision(List<Decision> decisions) {
     decisions = List.copyOf(decisions);
   }
 
+  // loops, not streams: every call asks these once or twice, one or two decisions each
+
   public boolean allowed() {
-    return decisions.stream().allMatch(Decision::allowed);
+    for (Decision decision : decisions) {
+      if (!decision.allowed()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The decision that refused the call, if one did. */
   public Optional<Decision> denial() {
-    return decisions.stream().filter(decision -> !decision.allowed()).findFirst();
+    for (Decision decision : decisions) {
+      if (!decision.allowed()) {
+        return Optional.of(decision);
+      }
+    }
+    return Optional.empty();
   }
 
   public Duration retryAfter() {
@@ -31,11 +45,20 @@ public record JointDecision(List<Decision> decisions) {
   }
 
   public boolean degraded() {
-    return decisions.stream().anyMatch(Decision::degraded);
+    for (Decision decision : decisions) {
+      if (decision.degraded()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The reservations to settle or release when allowed. */
   public List<Reservation> reservations() {
-    return decisions.stream().flatMap(decision -> decision.reservation().stream()).toList();
+    List<Reservation> reservations = new ArrayList<>(decisions.size());
+    for (Decision decision : decisions) {
+      decision.reservation().ifPresent(reservations::add);
+    }
+    return Collections.unmodifiableList(reservations);
   }
 }

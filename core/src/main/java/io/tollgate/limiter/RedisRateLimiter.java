@@ -1,9 +1,11 @@
 package io.tollgate.limiter;
 
+import io.tollgate.limiter.internal.LimitArgs;
 import io.tollgate.limiter.internal.LuaScript;
 import io.tollgate.limiter.internal.Outcomes;
 import io.tollgate.limiter.internal.ReservationIds;
 import io.tollgate.limiter.internal.StepResult;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +37,9 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 public final class RedisRateLimiter implements RateLimiter {
 
   private static final LuaScript SCRIPT = LuaScript.load("limiter");
+  // Sent as bytes: Jedis would encode every string argument, and decode the reply, on each call.
+  private static final byte[] SCRIPT_SHA1 = SCRIPT.sha1().getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SCRIPT_SOURCE = SCRIPT.source().getBytes(StandardCharsets.UTF_8);
   private static final String KEY_PREFIX = "tg:";
 
   private final Supplier<UnifiedJedis> connector;
@@ -161,7 +166,7 @@ public final class RedisRateLimiter implements RateLimiter {
     try (Pipeline pipeline = client.pipeline()) {
       for (Settlement settlement : settlements) {
         Reservation reservation = settlement.reservation();
-        replies.add(pipeline.evalsha(SCRIPT.sha1(), keys(reservation.subject(), reservation.id()),
+        replies.add(pipeline.evalsha(SCRIPT_SHA1, keys(reservation.subject(), reservation.id()),
             args(reservation.limits(), "settle", settlement.actualTokens(), 0, 0, List.of())));
       }
       pipeline.sync();
@@ -206,39 +211,35 @@ public final class RedisRateLimiter implements RateLimiter {
     return (List<?>) eval(keys(subject, id), args(limits, op, first, second, third, more));
   }
 
-  private static List<String> keys(Subject subject, String id) {
+  private static List<byte[]> keys(Subject subject, String id) {
+    byte[] state = stateKey(subject).getBytes(StandardCharsets.UTF_8);
     return id == null
-        ? List.of(stateKey(subject))
-        : List.of(stateKey(subject), recordKey(subject, id));
+        ? List.of(state)
+        : List.of(state, recordKey(subject, id).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static List<String> args(Limits limits, String op, long first, long second, long third,
+  /** op, three numbers, the limits (encoded once per set, {@link LimitArgs}), then {@code more}. */
+  private static List<byte[]> args(Limits limits, String op, long first, long second, long third,
       List<String> more) {
-    List<Limit> all = limits.all();
-    List<String> args = new ArrayList<>(5 + all.size() * 6 + more.size());
-    args.add(op);
-    args.add(Long.toString(first));
-    args.add(Long.toString(second));
-    args.add(Long.toString(third));
-    args.add(Integer.toString(all.size()));
-    for (Limit limit : all) {
-      args.add(limit.stateField());
-      args.add(limit.dimension() == Dimension.REQUESTS ? "0" : "1");
-      args.add(limit.algorithm() == Algorithm.TOKEN_BUCKET ? "0" : "1");
-      args.add(Long.toString(limit.capacity()));
-      args.add(Long.toString(limit.windowTicks()));
-      args.add(Long.toString(limit.tickMicros()));
+    List<byte[]> limitArgs = LimitArgs.of(limits);
+    List<byte[]> args = new ArrayList<>(4 + limitArgs.size() + more.size());
+    args.add(op.getBytes(StandardCharsets.US_ASCII));
+    args.add(LimitArgs.number(first));
+    args.add(LimitArgs.number(second));
+    args.add(LimitArgs.number(third));
+    args.addAll(limitArgs);
+    for (String arg : more) {
+      args.add(arg.getBytes(StandardCharsets.UTF_8));
     }
-    args.addAll(more);
     return args;
   }
 
-  private Object eval(List<String> keys, List<String> args) {
+  private Object eval(List<byte[]> keys, List<byte[]> args) {
     try {
-      return redis().evalsha(SCRIPT.sha1(), keys, args);
+      return redis().evalsha(SCRIPT_SHA1, keys, args);
     } catch (JedisNoScriptException e) {
       // Routed by the same key, EVAL reaches the node that said NOSCRIPT and caches the script.
-      return redis().eval(SCRIPT.source(), keys, args);
+      return redis().eval(SCRIPT_SOURCE, keys, args);
     }
   }
 

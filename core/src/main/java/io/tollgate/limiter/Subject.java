@@ -16,13 +16,18 @@ public final class Subject {
 
   private static final Pattern SCOPE = Pattern.compile("[a-z][a-z0-9-]{0,31}");
   private static final int DIGEST_BYTES = 15; // 120 bits, 20 base64url characters
+  private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
+  /** Cloned for each digest: looking SHA-256 up among the security providers costs more than hashing. */
+  private static final MessageDigest SHA256 = sha256();
 
   private final String scope;
   private final String idHash;
+  private final String hashTag;
 
   private Subject(String scope, String idHash) {
     this.scope = scope;
     this.idHash = idHash;
+    this.hashTag = "{" + scope + ":" + idHash + "}";
   }
 
   /**
@@ -38,14 +43,26 @@ public final class Subject {
   }
 
   private static String hash(String scope, String id) {
+    MessageDigest sha256 = fresh();
+    sha256.update(scope.getBytes(StandardCharsets.UTF_8));
+    sha256.update((byte) 0);
+    byte[] digest = sha256.digest(id.getBytes(StandardCharsets.UTF_8));
+    byte[] shortened = new byte[DIGEST_BYTES];
+    System.arraycopy(digest, 0, shortened, 0, DIGEST_BYTES);
+    return BASE64URL.encodeToString(shortened);
+  }
+
+  private static MessageDigest fresh() {
     try {
-      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-      sha256.update(scope.getBytes(StandardCharsets.UTF_8));
-      sha256.update((byte) 0);
-      byte[] digest = sha256.digest(id.getBytes(StandardCharsets.UTF_8));
-      byte[] shortened = new byte[DIGEST_BYTES];
-      System.arraycopy(digest, 0, shortened, 0, DIGEST_BYTES);
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(shortened);
+      return (MessageDigest) SHA256.clone();
+    } catch (CloneNotSupportedException e) {
+      return sha256(); // a security provider whose SHA-256 cannot be cloned
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime has SHA-256", e);
     }
@@ -62,7 +79,7 @@ public final class Subject {
 
   /** The Redis Cluster hash tag shared by every key of this subject: {@code {scope:hash}}. */
   public String hashTag() {
-    return "{" + scope + ":" + idHash + "}";
+    return hashTag;
   }
 
   @Override

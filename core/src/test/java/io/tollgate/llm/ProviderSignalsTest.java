@@ -119,6 +119,22 @@ class ProviderSignalsTest {
     }
 
     @Test
+    void namesInAnyCaseAmongOtherFieldsTheFirstValueCounting() {
+      ProviderSignals signals = openAi.signals(429, Headers.of(
+          "Content-Type", "application/json",
+          "X-RateLimit-Remaining-Requests", "7",
+          "x-request-id", "req_1",
+          "x-ratelimit-remaining-requests", "99",
+          "X-RATELIMIT-LIMIT-REQUESTS", "10",
+          "Retry-After", "4"));
+
+      assertThat(signals.quotas()).containsOnlyKeys(QuotaKind.REQUESTS);
+      assertThat(signals.quota(QuotaKind.REQUESTS)).contains(
+          new Quota(OptionalLong.of(10), OptionalLong.of(7), Optional.empty()));
+      assertThat(signals.retryAfter()).contains(Duration.ofSeconds(4));
+    }
+
+    @Test
     void azuresMinusOneMeansNoFigure() {
       ProviderSignals signals = LlmProtocol.of(ProviderApi.AZURE_OPENAI).signals(200, Headers.of(
           "x-ratelimit-limit-tokens", "-1", "x-ratelimit-remaining-tokens", "-1", "x-ratelimit-remaining-requests", "12"));

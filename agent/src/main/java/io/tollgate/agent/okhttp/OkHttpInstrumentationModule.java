@@ -30,6 +30,7 @@ public final class OkHttpInstrumentationModule implements InstrumentationModule 
     return List.of(
         HELPERS + "UsageObserverStream",
         HELPERS + "UsageTappingSource",
+        HELPERS + "TappedResponseBody",
         HELPERS + "OkHttpTransport",
         HELPERS + "OkHttpTransport$ProceedFailure",
         HELPERS + "OkHttpMessages",

@@ -5,7 +5,6 @@ import io.tollgate.config.OnLimit;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.Charge;
-import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
@@ -38,7 +37,8 @@ public final class GateParts {
   final Clock clock;
   final Telemetry telemetry;
   private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
-  private final Map<String, Optional<Limits>> providerLimits = new HashMap<>();
+  /** Each provider's account and limits: its subject hashed once, not on every call. */
+  private final Map<String, Optional<Charge>> providerCharges = new HashMap<>();
 
   public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
       HealthBoard health, Clock clock, Telemetry telemetry) {
@@ -53,8 +53,9 @@ public final class GateParts {
       protocols.put(api, LlmProtocol.of(api, clock));
     }
     for (ProviderConfig provider : config.providers().values()) {
-      providerLimits.put(provider.name(), provider.limits().isEmpty()
-          ? Optional.empty() : Optional.of(provider.limits().toLimits()));
+      providerCharges.put(provider.name(), provider.limits().isEmpty() ? Optional.empty()
+          : Optional.of(new Charge(Subject.of("provider", provider.name()),
+              provider.limits().toLimits())));
     }
   }
 
@@ -105,8 +106,7 @@ public final class GateParts {
   /** Who pays for a call to {@code provider}: its account, and the tenant when one is bound. */
   List<Charge> charges(String provider, Optional<String> tenant) {
     List<Charge> charges = new ArrayList<>(2);
-    providerLimits.get(provider)
-        .ifPresent(limits -> charges.add(new Charge(Subject.of("provider", provider), limits)));
+    providerCharges.get(provider).ifPresent(charges::add);
     if (tenant.isPresent() && config.tenants().isPresent()) {
       var limits = config.tenants().get().limitsFor(tenant.get());
       if (!limits.isEmpty()) {

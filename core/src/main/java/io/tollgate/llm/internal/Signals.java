@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -37,21 +38,51 @@ final class Signals {
   private Signals() {}
 
   static ProviderSignals read(int status, Headers headers, byte[] body, Instant now) {
-    Headers h = headers == null ? Headers.empty() : headers;
+    Map<String, String> h = quotaHeaders(headers);
     ErrorBody error = ErrorBody.read(body);
-    Optional<Duration> retryAfter = Durations.parseMillis(h.first("retry-after-ms").orElse(null));
-    if (retryAfter.isEmpty()) {
-      retryAfter = Durations.parseRetryAfter(h.first("retry-after").orElse(null), now);
-    }
     Map<QuotaKind, Quota> quotas = new EnumMap<>(QuotaKind.class);
-    openAi(h, "requests", QuotaKind.REQUESTS, quotas);
-    openAi(h, "tokens", QuotaKind.TOKENS, quotas);
-    anthropic(h, "requests", QuotaKind.REQUESTS, quotas, now);
-    anthropic(h, "tokens", QuotaKind.TOKENS, quotas, now);
-    anthropic(h, "input-tokens", QuotaKind.INPUT_TOKENS, quotas, now);
-    anthropic(h, "output-tokens", QuotaKind.OUTPUT_TOKENS, quotas, now);
+    Optional<Duration> retryAfter = Optional.empty();
+    if (!h.isEmpty()) {
+      retryAfter = Durations.parseMillis(h.get("retry-after-ms"));
+      if (retryAfter.isEmpty()) {
+        retryAfter = Durations.parseRetryAfter(h.get("retry-after"), now);
+      }
+      openAi(h, "requests", QuotaKind.REQUESTS, quotas);
+      openAi(h, "tokens", QuotaKind.TOKENS, quotas);
+      anthropic(h, "requests", QuotaKind.REQUESTS, quotas, now);
+      anthropic(h, "tokens", QuotaKind.TOKENS, quotas, now);
+      anthropic(h, "input-tokens", QuotaKind.INPUT_TOKENS, quotas, now);
+      anthropic(h, "output-tokens", QuotaKind.OUTPUT_TOKENS, quotas, now);
+    }
     return new ProviderSignals(status, classify(status, error), retryAfter, quotas,
         Optional.ofNullable(error.type), Optional.ofNullable(error.code));
+  }
+
+  /**
+   * The retry and quota fields, by lower-case name, each its first value: one pass over the
+   * response's headers instead of a search for each of the twenty names read (most responses of
+   * a compatible server carry none of them).
+   */
+  private static Map<String, String> quotaHeaders(Headers headers) {
+    if (headers == null) {
+      return Map.of();
+    }
+    Map<String, String> found = null;
+    for (Headers.Field field : headers.fields()) {
+      String name = field.name();
+      if (startsWithIgnoreCase(name, "x-ratelimit-") || startsWithIgnoreCase(name, "retry-after")
+          || startsWithIgnoreCase(name, "anthropic-ratelimit-")) {
+        if (found == null) {
+          found = new HashMap<>();
+        }
+        found.putIfAbsent(name.toLowerCase(Locale.ROOT), field.value());
+      }
+    }
+    return found == null ? Map.of() : found;
+  }
+
+  private static boolean startsWithIgnoreCase(String name, String prefix) {
+    return name.regionMatches(true, 0, prefix, 0, prefix.length());
   }
 
   /** The classification table of docs/llm-protocol.md. */
@@ -93,18 +124,20 @@ final class Signals {
     return ResponseClass.CLIENT_ERROR;
   }
 
-  private static void openAi(Headers h, String dimension, QuotaKind kind, Map<QuotaKind, Quota> into) {
-    OptionalLong limit = count(h.first("x-ratelimit-limit-" + dimension).orElse(null));
-    OptionalLong remaining = count(h.first("x-ratelimit-remaining-" + dimension).orElse(null));
-    Optional<Duration> reset = Durations.parseGo(h.first("x-ratelimit-reset-" + dimension).orElse(null));
+  private static void openAi(Map<String, String> h, String dimension, QuotaKind kind,
+      Map<QuotaKind, Quota> into) {
+    OptionalLong limit = count(h.get("x-ratelimit-limit-" + dimension));
+    OptionalLong remaining = count(h.get("x-ratelimit-remaining-" + dimension));
+    Optional<Duration> reset = Durations.parseGo(h.get("x-ratelimit-reset-" + dimension));
     put(kind, limit, remaining, reset, into);
   }
 
-  private static void anthropic(Headers h, String dimension, QuotaKind kind, Map<QuotaKind, Quota> into, Instant now) {
+  private static void anthropic(Map<String, String> h, String dimension, QuotaKind kind,
+      Map<QuotaKind, Quota> into, Instant now) {
     String prefix = "anthropic-ratelimit-" + dimension + "-";
-    OptionalLong limit = count(h.first(prefix + "limit").orElse(null));
-    OptionalLong remaining = count(h.first(prefix + "remaining").orElse(null));
-    Optional<Duration> reset = Durations.parseResetInstant(h.first(prefix + "reset").orElse(null), now);
+    OptionalLong limit = count(h.get(prefix + "limit"));
+    OptionalLong remaining = count(h.get(prefix + "remaining"));
+    Optional<Duration> reset = Durations.parseResetInstant(h.get(prefix + "reset"), now);
     put(kind, limit, remaining, reset, into);
   }
 

@@ -8,6 +8,8 @@ import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.router.OutboundRequest;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
+import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.MediaType;
 import okhttp3.Protocol;
@@ -16,7 +18,6 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.Buffer;
-import okio.Okio;
 
 /**
  * One OkHttp call to a watched host, through the gate: the request body buffered (LLM requests
@@ -42,7 +43,7 @@ final class GatedCall {
     RequestBody body = request.body();
     URI uri;
     try {
-      uri = request.url().uri();
+      uri = uriOf(request.url());
       if (gate.providerFor(uri).isEmpty()
           || (body != null && (isDuplex(body) || body.contentLength() > MAX_BUFFERED_BODY))) {
         return chain.proceed(request);
@@ -105,9 +106,7 @@ final class GatedCall {
       usage.onEnd();
       return response;
     }
-    ResponseBody tapped = ResponseBody.create(body.contentType(), body.contentLength(),
-        Okio.buffer(new UsageTappingSource(body.source(), usage)));
-    return response.newBuilder().body(tapped).build();
+    return response.newBuilder().body(new TappedResponseBody(body, usage)).build();
   }
 
   /** Tollgate's answer as OkHttp would have delivered the provider's. */
@@ -124,6 +123,19 @@ final class GatedCall {
         .sentRequestAtMillis(now)
         .receivedResponseAtMillis(now)
         .build();
+  }
+
+  /**
+   * The URL as a {@link URI}: parsed from its text, which OkHttp keeps canonical. Not {@code
+   * HttpUrl.uri()} first: it re-encodes every part and compiles a pattern on each call, needed
+   * only for the characters a {@code URI} refuses (and then used).
+   */
+  static URI uriOf(HttpUrl url) {
+    try {
+      return new URI(url.toString());
+    } catch (URISyntaxException e) {
+      return url.uri();
+    }
   }
 
   private static byte[] bytesOf(RequestBody body) throws IOException {

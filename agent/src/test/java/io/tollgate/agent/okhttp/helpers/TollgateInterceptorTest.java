@@ -176,6 +176,25 @@ class TollgateInterceptorTest {
   }
 
   @Test
+  void theTappedBodyKeepsTheProvidersMediaTypeAndLength() throws Exception {
+    primary.usage(10, 20);
+    OkHttpClient client = client(primaryLimitedTo(primary.baseUrl(), "tokens-per-day: 100000"));
+    Request request = new Request.Builder().url(primary.baseUrl() + "/v1/chat/completions")
+        .post(RequestBody.create(JSON_TYPE, CHAT)).build();
+
+    try (Response response = client.newCall(request).execute()) {
+      ResponseBody body = response.body();
+      String announcedType = response.header("Content-Type");
+      long announcedLength = Long.parseLong(response.header("Content-Length"));
+      assertThat(body.getClass().getSimpleName()).isEqualTo("TappedResponseBody");
+      assertThat(body.contentType()).isEqualTo(MediaType.get(announcedType));
+      assertThat(body.contentLength()).isEqualTo(announcedLength);
+      assertThat(body.bytes()).hasSize((int) announcedLength);
+    }
+    assertThat(used()).as("settled with the usage the body reported").isBetween(30L - 5, 30L);
+  }
+
+  @Test
   void letsTheCallProceedUnchangedWhenTollgateItselfFails() throws Exception {
     TollgateConfig config = config(primaryLimitedTo(primary.baseUrl(), "requests-per-minute: 1"));
     gate = Gate.builder(config).limiter(new BrokenLimiter()).build();
