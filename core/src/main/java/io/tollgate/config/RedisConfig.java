@@ -18,7 +18,8 @@ import java.util.Set;
  */
 public final class RedisConfig {
 
-  public static final Duration DEFAULT_TIMEOUT = RedisClients.DEFAULT_TIMEOUT;
+  // from RedisClients' constant, not its Duration: without Redis, Jedis is never loaded
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(RedisClients.DEFAULT_TIMEOUT_MILLIS);
   public static final FailurePolicy DEFAULT_ON_FAILURE = FailurePolicy.FAIL_OPEN;
   public static final double DEFAULT_LOCAL_SHARE = ResilientRateLimiter.DEFAULT_LOCAL_SHARE;
   public static final int DEFAULT_POOL_SIZE = RedisClients.DEFAULT_POOL_SIZE;

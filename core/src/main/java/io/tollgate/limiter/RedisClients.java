@@ -25,7 +25,9 @@ import redis.clients.jedis.util.JedisURIHelper;
  */
 public final class RedisClients {
 
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(100);
+  /** A constant, so the configuration names the default without loading this class and Jedis. */
+  public static final long DEFAULT_TIMEOUT_MILLIS = 100;
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(DEFAULT_TIMEOUT_MILLIS);
   public static final int DEFAULT_POOL_SIZE = 32;
   /** Cluster redirections (MOVED, ASK, TRYAGAIN) followed before giving up on one call. */
   public static final int CLUSTER_MAX_ATTEMPTS = 5;

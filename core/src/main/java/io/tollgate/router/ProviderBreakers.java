@@ -47,7 +47,9 @@ public interface ProviderBreakers extends AutoCloseable {
   /** Breakers shared through {@code redis} when present, local otherwise, on {@code clock}. */
   static ProviderBreakers create(BreakerConfig config, Optional<UnifiedJedis> redis, Clock clock) {
     Builder builder = builder(config).clock(clock);
-    redis.ifPresent(builder::redis);
+    if (redis.isPresent()) { // not a method reference to redis(UnifiedJedis): it would load Jedis
+      builder.redis(redis.get());
+    }
     return builder.build();
   }
 
@@ -135,8 +137,10 @@ public interface ProviderBreakers extends AutoCloseable {
     public ProviderBreakers build() {
       BreakerSettings settings = new BreakerSettings(config, clock, random, switchOverJitter,
           refreshInterval, refreshInterval.multipliedBy(8), probeTimeout);
-      return new DefaultProviderBreakers(settings, Optional.ofNullable(redis)
-          .map(client -> new RedisBreakerStore(client, settings)));
+      // no lambda over the client: linking one loads Jedis, which without Redis is never needed
+      Optional<RedisBreakerStore> shared = redis == null
+          ? Optional.empty() : Optional.of(new RedisBreakerStore(redis, settings));
+      return new DefaultProviderBreakers(settings, shared);
     }
   }
 }

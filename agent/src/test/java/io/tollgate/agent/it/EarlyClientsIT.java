@@ -7,6 +7,7 @@ import io.tollgate.agent.it.ForkedApp.Run;
 import io.tollgate.testkit.llm.MockLlmServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,23 @@ class EarlyClientsIT {
     assertThat(run.calls()).extracting(AppCall::status).containsExactly(200, 200, 429);
     assertThat(provider.requestCount()).isEqualTo(2);
     assertThat(run.stderr()).as(run.toString()).singleElement().asString().startsWith("[tollgate] on:");
+  }
+
+  @Test
+  void withoutRedisNoJedisClientClassIsLoaded() throws Exception {
+    Path classLog = dir.resolve("classes.txt");
+    Run run = okHttpApp().jvmOption("-Xlog:class+load:file=" + classLog)
+        .withAgent("config=" + twoRequestsAnHour()).run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.calls()).extracting(AppCall::status).containsExactly(200, 200, 429);
+    List<String> loaded = Files.readAllLines(classLog);
+    assertThat(loaded).as("the in-memory limiter decided")
+        .anyMatch(line -> line.contains(" io.tollgate.limiter.InMemoryRateLimiter "));
+    // the one Jedis class is the exception type the verifier checks where Redis failures are caught
+    assertThat(loaded).filteredOn(line -> line.contains(".redis.clients."))
+        .extracting(line -> line.replaceAll(".*\\] (\\S+) source.*", "$1"))
+        .containsExactly("io.tollgate.agent.shaded.redis.clients.jedis.exceptions.JedisException");
   }
 
   @Test
