@@ -3,6 +3,7 @@ package io.tollgate.llm;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import io.tollgate.llm.internal.EncodingLoader;
+import io.tollgate.llm.internal.RecentCounts;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -29,7 +30,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Special tokens ({@code <|endoftext|>}) in text are counted as ordinary text, never rejected.
  * Loading an encoding takes a quarter to half a second of CPU, once per JVM ({@code o200k_base}
  * from ranks packed at build time, see {@link EncodingLoader}); {@link #warmUp(Collection)} does
- * it ahead of the first request. Thread-safe.
+ * it ahead of the first request. A text of 256 characters or more counted lately (a chat's history,
+ * sent again with every turn) is not tokenized again ({@link RecentCounts}). Thread-safe.
  */
 public final class TokenCounter {
 
@@ -57,6 +59,8 @@ public final class TokenCounter {
 
   private final EncodingType type;
   private final boolean approximate;
+  /** A chat's earlier messages come again with every turn: each long one is tokenized once. */
+  private final RecentCounts recent = new RecentCounts(this::countNow);
   private volatile Encoding encoding;
 
   private TokenCounter(EncodingType type, boolean approximate) {
@@ -168,6 +172,10 @@ public final class TokenCounter {
     if (text == null || text.isEmpty()) {
       return 0;
     }
+    return recent.count(text);
+  }
+
+  private int countNow(String text) {
     return encoding().countTokensOrdinary(text);
   }
 

@@ -2,6 +2,9 @@ package io.tollgate.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +31,18 @@ class TokenCounterTest {
   void countsAsTiktokenDoes(String text, int inCl100k, int inO200k) {
     assertThat(cl100k.count(text)).isEqualTo(inCl100k);
     assertThat(o200k.count(text)).isEqualTo(inO200k);
+  }
+
+  @Test
+  void aLongTextCountedAgainFromMemoryHasTheTokenizersCountEachTime() {
+    // 480 characters, remembered after the first count: 40 × ("hello", " world"), the last space 1 more
+    String history = "hello world ".repeat(40);
+    String otherHistory = "hello World ".repeat(40);
+    Encoding jtokkit = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+
+    assertThat(o200k.count(history)).isEqualTo(jtokkit.countTokensOrdinary(history)).isEqualTo(81);
+    assertThat(o200k.count(new String(history.toCharArray()))).isEqualTo(81);
+    assertThat(o200k.count(otherHistory)).isEqualTo(jtokkit.countTokensOrdinary(otherHistory));
   }
 
   @Test
