@@ -35,6 +35,11 @@ final class Signals {
   };
   private static final String[] BILLING_MARKERS = {"credit balance", "spend limit", "billing"};
 
+  // the families of fields read: quotaHeaders keeps exactly the fields under these prefixes
+  private static final String OPENAI = "x-ratelimit-";
+  private static final String ANTHROPIC = "anthropic-ratelimit-";
+  private static final String RETRY_AFTER = "retry-after";
+
   private Signals() {}
 
   static ProviderSignals read(int status, Headers headers, byte[] body, Instant now) {
@@ -43,9 +48,9 @@ final class Signals {
     Map<QuotaKind, Quota> quotas = new EnumMap<>(QuotaKind.class);
     Optional<Duration> retryAfter = Optional.empty();
     if (!h.isEmpty()) {
-      retryAfter = Durations.parseMillis(h.get("retry-after-ms"));
+      retryAfter = Durations.parseMillis(h.get(RETRY_AFTER + "-ms"));
       if (retryAfter.isEmpty()) {
-        retryAfter = Durations.parseRetryAfter(h.get("retry-after"), now);
+        retryAfter = Durations.parseRetryAfter(h.get(RETRY_AFTER), now);
       }
       openAi(h, "requests", QuotaKind.REQUESTS, quotas);
       openAi(h, "tokens", QuotaKind.TOKENS, quotas);
@@ -70,8 +75,8 @@ final class Signals {
     Map<String, String> found = null;
     for (Headers.Field field : headers.fields()) {
       String name = field.name();
-      if (startsWithIgnoreCase(name, "x-ratelimit-") || startsWithIgnoreCase(name, "retry-after")
-          || startsWithIgnoreCase(name, "anthropic-ratelimit-")) {
+      if (startsWithIgnoreCase(name, OPENAI) || startsWithIgnoreCase(name, RETRY_AFTER)
+          || startsWithIgnoreCase(name, ANTHROPIC)) {
         if (found == null) {
           found = new HashMap<>();
         }
@@ -126,15 +131,15 @@ final class Signals {
 
   private static void openAi(Map<String, String> h, String dimension, QuotaKind kind,
       Map<QuotaKind, Quota> into) {
-    OptionalLong limit = count(h.get("x-ratelimit-limit-" + dimension));
-    OptionalLong remaining = count(h.get("x-ratelimit-remaining-" + dimension));
-    Optional<Duration> reset = Durations.parseGo(h.get("x-ratelimit-reset-" + dimension));
+    OptionalLong limit = count(h.get(OPENAI + "limit-" + dimension));
+    OptionalLong remaining = count(h.get(OPENAI + "remaining-" + dimension));
+    Optional<Duration> reset = Durations.parseGo(h.get(OPENAI + "reset-" + dimension));
     put(kind, limit, remaining, reset, into);
   }
 
   private static void anthropic(Map<String, String> h, String dimension, QuotaKind kind,
       Map<QuotaKind, Quota> into, Instant now) {
-    String prefix = "anthropic-ratelimit-" + dimension + "-";
+    String prefix = ANTHROPIC + dimension + "-";
     OptionalLong limit = count(h.get(prefix + "limit"));
     OptionalLong remaining = count(h.get(prefix + "remaining"));
     Optional<Duration> reset = Durations.parseResetInstant(h.get(prefix + "reset"), now);
