@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -97,7 +96,8 @@ public final class PackedRanks {
   }
 
   /**
-   * The mergeable ranks as jtokkit takes them (token bytes to rank), in rank order.
+   * The mergeable ranks as jtokkit takes them (token bytes to rank), in rank order, unmodifiable
+   * ({@link RanksInOrder}).
    *
    * @throws IOException when the bytes are not a whole packed file
    */
@@ -108,19 +108,23 @@ public final class PackedRanks {
     }
     int count = ((all[4] & 0xff) << 24) | ((all[5] & 0xff) << 16) | ((all[6] & 0xff) << 8)
         | (all[7] & 0xff);
-    Map<byte[], Integer> ranks = new LinkedHashMap<>(count * 4 / 3 + 1);
+    if (count < 0 || count > (all.length - 8) / 2) { // each token takes 2 bytes at least
+      throw new IOException("packed ranks claim " + Integer.toUnsignedString(count) + " tokens in "
+          + all.length + " bytes");
+    }
+    byte[][] tokens = new byte[count][];
     int at = 8;
     for (int rank = 0; rank < count; rank++) {
       int length = at < all.length ? all[at++] & 0xff : 0;
       if (length == 0 || at + length > all.length) {
         throw new IOException("packed ranks cut short at rank " + rank + " of " + count);
       }
-      ranks.put(Arrays.copyOfRange(all, at, at + length), rank);
+      tokens[rank] = Arrays.copyOfRange(all, at, at + length);
       at += length;
     }
     if (at != all.length) {
       throw new IOException("packed ranks hold " + (all.length - at) + " bytes after rank " + count);
     }
-    return ranks;
+    return new RanksInOrder(tokens);
   }
 }

@@ -81,6 +81,20 @@ class PackedRanksTest {
         .hasMessage("not packed ranks (no TGR1 header)");
   }
 
+  @Test
+  void refusesACountTheBytesCannotHoldBeforeMakingRoomForIt() throws IOException {
+    byte[] whole = packed(List.of(bytes("ab"), bytes("cd")));
+    byte[] claimsTooMany = whole.clone();
+    claimsTooMany[7] = 4; // four tokens claimed: 8 bytes at least, 6 follow the header
+    byte[] claimsAll = whole.clone();
+    Arrays.fill(claimsAll, 4, 8, (byte) 0xff);
+
+    assertThatThrownBy(() -> PackedRanks.read(new ByteArrayInputStream(claimsTooMany)))
+        .hasMessage("packed ranks claim 4 tokens in 14 bytes");
+    assertThatThrownBy(() -> PackedRanks.read(new ByteArrayInputStream(claimsAll)))
+        .hasMessage("packed ranks claim 4294967295 tokens in 14 bytes");
+  }
+
   private static byte[] packed(List<byte[]> tokens) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PackedRanks.write(tokens, out);
