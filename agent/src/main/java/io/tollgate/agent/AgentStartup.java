@@ -14,7 +14,6 @@ import io.tollgate.telemetry.Telemetry;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
 import java.util.Optional;
-import net.bytebuddy.ByteBuddy;
 
 /**
  * Start-up. {@code premain} itself only reads its arguments, finds the configuration and registers
@@ -64,7 +63,6 @@ final class AgentStartup {
     if (start.strict && !start.readConfiguration()) {
       return; // refused (under strict: the JVM has exited, or the attach throws)
     }
-    keepByteBuddyOffUnsafe();
     Thread thread = attach == Attach.RUNNING ? Thread.currentThread()
         : new Thread(start::run, "tollgate-start");
     AgentGates.starting(thread);
@@ -129,7 +127,7 @@ final class AgentStartup {
           return;
         }
         if (attach == Attach.LAUNCH) {
-          // the app has not loaded its clients yet, most likely: ByteBuddy ready before it does
+          // the app has not loaded its clients yet, most likely: the weaver ready before it does
           AdviceWarmUp.start();
         }
         long gateFrom = System.nanoTime();
@@ -219,18 +217,5 @@ final class AgentStartup {
       System.exit(1);
     }
     throw new IllegalStateException("Tollgate refused to start: " + AgentLog.oneLine(problem));
-  }
-
-  /**
-   * The agent's (relocated) ByteBuddy must not touch {@code sun.misc.Unsafe}: from JDK 24 the JVM
-   * prints warnings about it on the app's stderr. Helpers are injected without it; this switch
-   * (ByteBuddy's {@code net.bytebuddy.safe}, under the relocated name, so an app's own ByteBuddy is
-   * not affected) keeps ByteBuddy's own probing off it.
-   */
-  private static void keepByteBuddyOffUnsafe() {
-    String property = ByteBuddy.class.getPackageName() + ".safe";
-    if (System.getProperty(property) == null) {
-      System.setProperty(property, "true");
-    }
   }
 }

@@ -26,7 +26,7 @@ public final class InternalFailures {
     }
   }
 
-  /** Where suppressed exceptions of advice code go (wired by the installer). */
+  /** Where what a hook throws goes: the woven code catches it and calls this. */
   public static void adviceFailed(Throwable error) {
     record("advice", error);
   }

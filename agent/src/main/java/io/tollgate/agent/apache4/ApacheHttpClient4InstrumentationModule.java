@@ -7,7 +7,7 @@ import java.util.List;
 /** Apache HttpClient 4.5: every execution of the built-in clients goes through the gate. */
 public final class ApacheHttpClient4InstrumentationModule implements InstrumentationModule {
 
-  private static final String HELPERS = "io.tollgate.agent.apache4.helpers.";
+  static final String HELPERS = "io.tollgate.agent.apache4.helpers.";
 
   @Override
   public String name() {

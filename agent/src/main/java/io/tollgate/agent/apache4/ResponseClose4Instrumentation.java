@@ -1,13 +1,11 @@
 package io.tollgate.agent.apache4;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
-
 import io.tollgate.agent.apache4.helpers.Classic4Execution;
+import io.tollgate.agent.instrumentation.Hook;
+import io.tollgate.agent.instrumentation.MethodFilter;
+import io.tollgate.agent.instrumentation.Passed;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
-import org.apache.http.client.methods.CloseableHttpResponse;
 
 /**
  * {@code close()} of the response HttpClient 4.5's clients return ({@code HttpResponseProxy}, of
@@ -23,17 +21,8 @@ public final class ResponseClose4Instrumentation implements TypeInstrumentation 
   }
 
   @Override
-  public void transform(Advices advices) {
-    advices.apply(named("close").and(takesArguments(0)), getClass().getName() + "$CloseAdvice");
-  }
-
-  /** Inlined at the start of {@code HttpResponseProxy.close()}. */
-  public static final class CloseAdvice {
-    private CloseAdvice() {}
-
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static void enter(@Advice.This CloseableHttpResponse response) {
-      Classic4Execution.closing(response);
-    }
+  public void transform(Hooks hooks) {
+    hooks.atEnter(MethodFilter.named("close", 0), Passed.THIS,
+        Hook.method(ApacheHttpClient4InstrumentationModule.HELPERS + "Classic4Execution", "closing"));
   }
 }

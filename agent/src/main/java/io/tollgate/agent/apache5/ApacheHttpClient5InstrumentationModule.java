@@ -10,7 +10,7 @@ import java.util.List;
  */
 public final class ApacheHttpClient5InstrumentationModule implements InstrumentationModule {
 
-  private static final String HELPERS = "io.tollgate.agent.apache5.helpers.";
+  static final String HELPERS = "io.tollgate.agent.apache5.helpers.";
 
   @Override
   public String name() {

@@ -8,34 +8,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.bytebuddy.ClassFileVersion;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.dynamic.scaffold.TypeInitializer;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.implementation.auxiliary.AuxiliaryType;
-import net.bytebuddy.implementation.bytecode.member.MethodInvocation;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
-import net.bytebuddy.utility.AsmClassReader;
-import net.bytebuddy.utility.AsmClassWriter;
 
 /**
- * Inlines the modules' advice into the class files of their types, and leaves every other class
- * alone. What ByteBuddy's {@code AgentBuilder} would do with {@code disableClassFormatChanges()} and
- * {@code TypeStrategy.Default.DECORATE}, for types known by name: the class file is read once with
- * ASM, the advice ({@link Advice}) rewrites the matched method bodies as it passes, and nothing is
- * added to the class, so the result is valid for retransformation too.
+ * Weaves the modules' hooks into the class files of their types ({@link HookWeaver}), and leaves
+ * every other class alone. The class file is read and written once with ASM and nothing is added
+ * to the class, so the result is valid for retransformation too.
  *
- * <p>Not the {@code AgentBuilder} itself: its matchers, strategies and the transformer class it
- * generates on first use are about 800 classes and half a second of CPU at start-up
- * (docs/benchmarks.md, "Agent"), for nothing a list of names does not do.
+ * <p>Neither ByteBuddy's {@code AgentBuilder} nor its {@code Advice}: the first is about 800
+ * classes and half a second of CPU at start-up for nothing a list of names does not do; the second
+ * describes the advice classes and the instrumented types through type pools, 565 classes more
+ * than the weaver's 30, loaded and run mostly on the app's thread as it loads its first client
+ * class (docs/benchmarks.md, "Hooks woven with ASM"). The advice only ever called static methods,
+ * which is all a hook is.
  *
  * <p>Before a type of a library module is transformed in a loader, the loader must see the agent
  * ({@link AgentVisibility}) and the module's helpers are defined in it ({@link HelperInjector});
@@ -46,9 +31,6 @@ import net.bytebuddy.utility.AsmClassWriter;
 final class AdviceTransformer implements ClassFileTransformer {
 
   private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
-  /** Where the advice classes are read from: the agent jar. */
-  private static final ClassFileLocator AGENT_CLASSES =
-      ClassFileLocator.ForClassLoader.of(AdviceTransformer.class.getClassLoader());
 
   /** By internal name ({@code okhttp3/OkHttpClient$Builder}), as the JVM names a class loaded. */
   private final Map<String, ModuleAdvice> modules;
@@ -58,7 +40,7 @@ final class AdviceTransformer implements ClassFileTransformer {
   }
 
   /**
-   * The modules' advice, each module's made when the first of its types is transformed: an app
+   * The modules' hooks, each module's made when the first of its types is transformed: an app
    * that never loads, say, the JDK's {@code HttpClient} never pays for that module's set-up.
    */
   static AdviceTransformer of(Instrumentation instrumentation, List<InstrumentationModule> modules) {
@@ -91,21 +73,20 @@ final class AdviceTransformer implements ClassFileTransformer {
     if (advice == null || !advice.loaders.matches(loader)) {
       return null;
     }
-    String name = internalName.replace('/', '.');
     try {
       if (advice.helpers != null) {
         advice.helpers.injectInto(loader);
       }
-      return advice.applyTo(name, classFile, loader);
+      return advice.applyTo(classFile);
     } catch (RuntimeException | LinkageError e) {
-      InternalFailures.record("instrumenting " + name, e);
+      InternalFailures.record("instrumenting " + internalName.replace('/', '.'), e);
       return null;
     }
   }
 
   /**
-   * One module's advice by internal type name, made on first use. A JDK module whose advice
-   * cannot reach the agent has none, its failure counted.
+   * One module's hooks by internal type name, made on first use. A JDK module whose bridge
+   * cannot be reached has none, its failure counted.
    */
   private static final class ModuleAdvice {
     private final InstrumentationModule module;
@@ -137,31 +118,22 @@ final class AdviceTransformer implements ClassFileTransformer {
     private Map<String, TypeAdvice> make() {
       ElementMatcher<ClassLoader> loaders;
       HelperInjector helpers;
-      Advice.WithCustomMapping mapping;
-      Advice.ExceptionHandler failures;
       if (module instanceof JdkInstrumentationModule jdk) {
         try {
-          mapping = jdk.adviceMapping();
+          jdk.checkBridge();
         } catch (IllegalStateException e) {
           InternalFailures.record("instrumenting " + module.name(), e);
           return Map.of();
         }
         loaders = loader -> loader == PLATFORM;
         helpers = null;
-        // the JDK's classes cannot call InternalFailures; the advice only calls the agent through
-        // a method handle that catches and counts everything itself
-        failures = Advice.ExceptionHandler.Default.SUPPRESSING;
       } else {
         loaders = seesTheAgent;
         helpers = new HelperInjector(instrumentation, module.name(), module.helperClassNames());
-        mapping = Advice.withCustomMapping();
-        failures = countingHandler();
       }
       Map<String, TypeAdvice> made = new HashMap<>();
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        List<AdviceOn> advices = new ArrayList<>();
-        type.transform((methods, adviceClassName) -> advices.add(new AdviceOn(methods, adviceClassName)));
-        TypeAdvice advice = new TypeAdvice(loaders, helpers, mapping, failures, List.copyOf(advices));
+        TypeAdvice advice = new TypeAdvice(loaders, helpers, hooksOf(type));
         for (String name : type.typeNames()) {
           made.put(name.replace('.', '/'), advice);
         }
@@ -170,72 +142,39 @@ final class AdviceTransformer implements ClassFileTransformer {
     }
   }
 
-  /** Sends what advice throws (and suppresses) to {@link InternalFailures#adviceFailed}. */
-  static Advice.ExceptionHandler countingHandler() {
-    try {
-      return new Advice.ExceptionHandler.Simple(MethodInvocation.invoke(
-          new MethodDescription.ForLoadedMethod(
-              InternalFailures.class.getMethod("adviceFailed", Throwable.class))));
-    } catch (NoSuchMethodException e) {
-      throw new IllegalStateException(e);
-    }
+  /** What {@code type} asks for, as hook points. */
+  static List<HookPoint> hooksOf(TypeInstrumentation type) {
+    List<HookPoint> points = new ArrayList<>();
+    type.transform(new TypeInstrumentation.Hooks() {
+      @Override
+      public void answer(MethodFilter methods, Hook hook) {
+        points.add(new HookPoint(methods, HookPoint.Where.ANSWER, Passed.NOTHING, hook));
+      }
+
+      @Override
+      public void atEnter(MethodFilter methods, Passed passed, Hook hook) {
+        points.add(new HookPoint(methods, HookPoint.Where.ENTER, passed, hook));
+      }
+
+      @Override
+      public void atReturn(MethodFilter methods, Passed passed, Hook hook) {
+        points.add(new HookPoint(methods, HookPoint.Where.RETURN, passed, hook));
+      }
+
+      @Override
+      public void atExit(MethodFilter methods, Passed passed, Hook hook) {
+        points.add(new HookPoint(methods, HookPoint.Where.EXIT, passed, hook));
+      }
+    });
+    return List.copyOf(points);
   }
 
-  record AdviceOn(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {}
-
-  /** One type instrumentation of a module: where it applies, and its advice. */
+  /** One type instrumentation of a module: where it applies, and its hooks. */
   record TypeAdvice(ElementMatcher<ClassLoader> loaders, HelperInjector helpers,
-      Advice.WithCustomMapping mapping, Advice.ExceptionHandler failures, List<AdviceOn> advices) {
+      List<HookPoint> hooks) {
 
-    byte[] applyTo(String name, byte[] classFile, ClassLoader loader) {
-      ClassFileLocator library = ClassFileLocator.ForClassLoader.of(loader);
-      // the advice names the library's types: described with the agent's classes and the loader's
-      ClassFileLocator adviceClasses = new ClassFileLocator.Compound(AGENT_CLASSES, library);
-      TypePool advicePool = pool(adviceClasses);
-      AsmVisitorWrapper.ForDeclaredMethods wrapper = new AsmVisitorWrapper.ForDeclaredMethods();
-      for (AdviceOn advice : advices) {
-        wrapper = wrapper.invokable(advice.methods(), mapping
-            .to(advicePool.describe(advice.adviceClassName()).resolve(), adviceClasses)
-            .withExceptionHandler(failures));
-      }
-      TypePool typePool = pool(new ClassFileLocator.Compound(
-          ClassFileLocator.Simple.of(name, classFile), library));
-      return decorate(typePool.describe(name).resolve(), classFile, typePool, wrapper);
-    }
-
-    /**
-     * The class file read and written once, the wrapper's visitor in between; the implementation
-     * context is disabled, so nothing can be added to the class (as {@code AgentBuilder}'s
-     * {@code disableClassFormatChanges()}), with the frames handled as ByteBuddy's decoration does.
-     */
-    private static byte[] decorate(TypeDescription type, byte[] classFile, TypePool typePool,
-        AsmVisitorWrapper wrapper) {
-      int writerFlags = wrapper.mergeWriter(AsmVisitorWrapper.NO_FLAGS);
-      int readerFlags = wrapper.mergeReader(AsmVisitorWrapper.NO_FLAGS);
-      AsmClassReader reader = AsmClassReader.Factory.Default.IMPLICIT.make(classFile);
-      AsmClassWriter writer = AsmClassWriter.Factory.Default.IMPLICIT.make(writerFlags, reader, typePool);
-      ClassFileVersion version = ClassFileVersion.ofClassFile(classFile);
-      Implementation.Context.FrameGeneration frames;
-      if ((writerFlags & ClassWriter.COMPUTE_FRAMES) != 0 || !version.isAtLeast(ClassFileVersion.JAVA_V6)) {
-        frames = Implementation.Context.FrameGeneration.DISABLED;
-      } else if ((readerFlags & ClassReader.EXPAND_FRAMES) != 0) {
-        frames = Implementation.Context.FrameGeneration.EXPAND;
-      } else {
-        frames = Implementation.Context.FrameGeneration.GENERATE;
-      }
-      Implementation.Context context = Implementation.Context.Disabled.Factory.INSTANCE.make(type,
-          new AuxiliaryType.NamingStrategy.Suffixing("auxiliary"), TypeInitializer.None.INSTANCE,
-          version, version, frames);
-      ClassVisitor visitor = wrapper.wrap(type, writer.getVisitor(), context, typePool,
-          type.getDeclaredFields(), type.getDeclaredMethods(), writerFlags, readerFlags);
-      reader.accept(visitor, readerFlags);
-      return writer.getBinaryRepresentation();
-    }
-
-    /** As ByteBuddy's agent describes a type being loaded: lazily, without debug information. */
-    private static TypePool pool(ClassFileLocator classFiles) {
-      return new TypePool.Default.WithLazyResolution(TypePool.CacheProvider.Simple.withObjectType(),
-          classFiles, TypePool.Default.ReaderMode.FAST);
+    byte[] applyTo(byte[] classFile) {
+      return HookWeaver.weave(classFile, hooks);
     }
   }
 }

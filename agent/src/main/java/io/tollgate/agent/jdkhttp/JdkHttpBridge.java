@@ -9,10 +9,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 /**
- * What the advice inlined into the JDK's {@code HttpClientFacade} calls. That class, in the platform
+ * What the hooks woven into the JDK's {@code HttpClientFacade} calls. That class, in the platform
  * loader and the {@code java.net.http} module, cannot name any class of the agent jar; it gets
- * {@link #SEND} and {@link #SEND_ASYNC} as constants of its own constant pool instead (see
- * {@link JdkHttpInstrumentationModule#adviceMapping()}): method handles typed with {@code Object}
+ * {@link #SEND}, {@link #SEND_ASYNC} and {@link #SEND_ASYNC_WITH_PUSH_PROMISES} as dynamic constants of
+ * its own constant pool instead (see {@link io.tollgate.agent.instrumentation.Hook#bridge}): method handles typed with {@code Object}
  * only, invoked with {@code invokeExact}. So nothing of Tollgate's is added to the JDK's loaders,
  * the boot class path or its modules.
  *
@@ -27,16 +27,20 @@ public final class JdkHttpBridge {
 
   /** {@code (Object client, Object request, Object handler) -> Object}, for {@code send}. */
   public static final MethodHandle SEND;
-  /** {@code (client, request, handler, pushPromiseHandler) -> Object}, for {@code sendAsync}. */
+  /** {@code (client, request, handler) -> Object}, for {@code sendAsync}. */
   public static final MethodHandle SEND_ASYNC;
+  /** {@code (client, request, handler, pushPromiseHandler) -> Object}, for {@code sendAsync}. */
+  public static final MethodHandle SEND_ASYNC_WITH_PUSH_PROMISES;
 
   static {
     MethodHandles.Lookup lookup = MethodHandles.lookup();
     try {
       SEND = lookup.findStatic(JdkHttpBridge.class, "send", MethodType.methodType(Object.class,
           Object.class, Object.class, Object.class));
-      SEND_ASYNC = lookup.findStatic(JdkHttpBridge.class, "sendAsync", MethodType.methodType(
-          Object.class, Object.class, Object.class, Object.class, Object.class));
+      SEND_ASYNC_WITH_PUSH_PROMISES = lookup.findStatic(JdkHttpBridge.class, "sendAsync",
+          MethodType.methodType(Object.class, Object.class, Object.class, Object.class,
+              Object.class));
+      SEND_ASYNC = MethodHandles.insertArguments(SEND_ASYNC_WITH_PUSH_PROMISES, 3, (Object) null);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }

@@ -2,14 +2,10 @@ package io.tollgate.agent.jdkhttp;
 
 import io.tollgate.agent.instrumentation.JdkInstrumentationModule;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.utility.JavaConstant;
 
 /**
- * {@code java.net.http.HttpClient}: {@code send} and {@code sendAsync} of every client, the advice
+ * {@code java.net.http.HttpClient}: {@code send} and {@code sendAsync} of every client, the hooks
  * reaching the agent through {@link JdkHttpBridge}.
  */
 public final class JdkHttpInstrumentationModule implements JdkInstrumentationModule {
@@ -24,39 +20,17 @@ public final class JdkHttpInstrumentationModule implements JdkInstrumentationMod
     return List.of(new HttpClientFacadeInstrumentation());
   }
 
-  /**
-   * Binds each handle annotation to a dynamic constant ({@code CONSTANT_Dynamic}, resolved once,
-   * on first use, by {@code java.lang.invoke.ConstantBootstraps.invoke}) computed with JDK methods
-   * only: {@code ClassLoader.getSystemClassLoader().loadClass(bridge).getField(name).get(null)}.
-   * The JDK's class thus holds the agent's method handle without naming an agent class or reading
-   * the agent's module (reflection does not need readability).
-   */
+  /** The handles are found by name from the JDK's module, through the system class loader. */
   @Override
-  public Advice.WithCustomMapping adviceMapping() {
+  public void checkBridge() {
     try {
       if (ClassLoader.getSystemClassLoader().loadClass(JdkHttpBridge.class.getName())
           != JdkHttpBridge.class) {
         throw new IllegalStateException("the system class loader does not resolve "
             + JdkHttpBridge.class.getName() + " to the agent's");
       }
-      return Advice.withCustomMapping()
-          .bind(HttpClientFacadeInstrumentation.SendHandle.class, handle("SEND"))
-          .bind(HttpClientFacadeInstrumentation.SendAsyncHandle.class, handle("SEND_ASYNC"));
-    } catch (ReflectiveOperationException e) {
+    } catch (ClassNotFoundException e) {
       throw new IllegalStateException("the JDK HttpClient bridge cannot be reached", e);
     }
-  }
-
-  private static JavaConstant handle(String field) throws NoSuchMethodException {
-    Method systemLoader = ClassLoader.class.getMethod("getSystemClassLoader");
-    Method loadClass = ClassLoader.class.getMethod("loadClass", String.class);
-    Method getField = Class.class.getMethod("getField", String.class);
-    Method get = Field.class.getMethod("get", Object.class);
-    JavaConstant loader = JavaConstant.Dynamic.ofInvocation(systemLoader);
-    JavaConstant bridge = JavaConstant.Dynamic.ofInvocation(loadClass, loader,
-        JdkHttpBridge.class.getName());
-    JavaConstant handleField = JavaConstant.Dynamic.ofInvocation(getField, bridge, field);
-    return JavaConstant.Dynamic.ofInvocation(get, handleField, JavaConstant.Dynamic.ofNullConstant())
-        .withType(java.lang.invoke.MethodHandle.class);
   }
 }

@@ -1,11 +1,11 @@
 package io.tollgate.agent.okhttp;
 
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
-
+import io.tollgate.agent.instrumentation.Hook;
+import io.tollgate.agent.instrumentation.MethodFilter;
+import io.tollgate.agent.instrumentation.Passed;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
 import io.tollgate.agent.okhttp.helpers.TollgateInterceptor;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
 import okhttp3.OkHttpClient;
 
 /**
@@ -20,17 +20,8 @@ public final class OkHttpClientBuilderInstrumentation implements TypeInstrumenta
   }
 
   @Override
-  public void transform(Advices advices) {
-    advices.apply(isConstructor(), getClass().getName() + "$ConstructorAdvice");
-  }
-
-  /** Inlined at the end of each constructor of {@code OkHttpClient.Builder}. */
-  public static final class ConstructorAdvice {
-    private ConstructorAdvice() {}
-
-    @Advice.OnMethodExit(suppress = Throwable.class)
-    public static void exit(@Advice.This OkHttpClient.Builder builder) {
-      TollgateInterceptor.addTo(builder);
-    }
+  public void transform(Hooks hooks) {
+    hooks.atReturn(MethodFilter.constructors(), Passed.THIS,
+        Hook.method(OkHttpInstrumentationModule.HELPERS + "TollgateInterceptor", "addTo"));
   }
 }

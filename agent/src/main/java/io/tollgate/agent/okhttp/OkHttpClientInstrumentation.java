@@ -1,13 +1,11 @@
 package io.tollgate.agent.okhttp;
 
-import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-
+import io.tollgate.agent.instrumentation.Hook;
+import io.tollgate.agent.instrumentation.MethodFilter;
+import io.tollgate.agent.instrumentation.Passed;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
 import io.tollgate.agent.okhttp.helpers.FallbackCredentials;
 import java.util.List;
-import net.bytebuddy.asm.Advice;
 import okhttp3.OkHttpClient;
 
 /**
@@ -23,19 +21,9 @@ public final class OkHttpClientInstrumentation implements TypeInstrumentation {
   }
 
   @Override
-  public void transform(Advices advices) {
-    // by name: the matcher must not load OkHttp's classes into the agent's view while they load
-    advices.apply(isConstructor().and(takesArgument(0, named("okhttp3.OkHttpClient$Builder"))),
-        getClass().getName() + "$ConstructorAdvice");
-  }
-
-  /** Inlined at the start of {@code OkHttpClient(Builder)}, before it copies the builder's lists. */
-  public static final class ConstructorAdvice {
-    private ConstructorAdvice() {}
-
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static void enter(@Advice.Argument(0) OkHttpClient.Builder builder) {
-      FallbackCredentials.addTo(builder);
-    }
+  public void transform(Hooks hooks) {
+    // by name: nothing of OkHttp is loaded into the agent's view while its classes load
+    hooks.atEnter(MethodFilter.constructorsTaking("okhttp3.OkHttpClient$Builder"),
+        Passed.FIRST_ARGUMENT, Hook.method(OkHttpInstrumentationModule.HELPERS + "FallbackCredentials", "addTo"));
   }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  */
 public final class OkHttpInstrumentationModule implements InstrumentationModule {
 
-  private static final String HELPERS = "io.tollgate.agent.okhttp.helpers.";
+  static final String HELPERS = "io.tollgate.agent.okhttp.helpers.";
 
   @Override
   public String name() {

@@ -46,7 +46,7 @@ class AgentTransformerTest {
 
     byte[] transformed = transformer.transform(loader(), WATCHED, null, null, original);
 
-    assertThat(transformed).as("rewritten by the advice machinery (no advice: same class)")
+    assertThat(transformed).as("rewritten by the weaver (no hooks: the same class)")
         .isNotNull().isNotSameAs(original);
     assertThat(jvm.retransformed).isEmpty();
   }
@@ -83,7 +83,7 @@ class AgentTransformerTest {
     }
   }
 
-  /** Names {@link Watched}, with no advice: transforming it rewrites its class file unchanged. */
+  /** Names {@link Watched}, with no hooks: transforming it rewrites its class file unchanged. */
   private static final class WatchedModule implements InstrumentationModule {
     @Override
     public String name() {
@@ -99,7 +99,7 @@ class AgentTransformerTest {
         }
 
         @Override
-        public void transform(Advices advices) {}
+        public void transform(Hooks hooks) {}
       });
     }
 

@@ -10,8 +10,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
+import io.tollgate.agent.instrumentation.Hook;
+import io.tollgate.agent.instrumentation.MethodFilter;
+import io.tollgate.agent.instrumentation.Passed;
+import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import net.bytebuddy.jar.asm.Type;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,28 +37,47 @@ class HttpClientFacadeInstrumentationTest {
   }
 
   @Test
-  void advisesSendAndBothSendAsyncEachWithItsOwnAdvice() throws Exception {
-    List<ElementMatcher<? super MethodDescription>> matchers = new ArrayList<>();
-    List<String> advices = new ArrayList<>();
-    instrumentation.transform((methods, advice) -> {
-      matchers.add(methods);
-      advices.add(advice.substring(advice.indexOf('$') + 1));
+  void hooksSendAndBothSendAsyncEachToItsOwnHandle() throws Exception {
+    List<MethodFilter> filters = new ArrayList<>();
+    List<String> hooks = new ArrayList<>();
+    instrumentation.transform(new TypeInstrumentation.Hooks() {
+      @Override
+      public void answer(MethodFilter methods, Hook hook) {
+        filters.add(methods);
+        hooks.add(hook.toString());
+      }
+
+      @Override
+      public void atEnter(MethodFilter methods, Passed passed, Hook hook) {
+        throw new AssertionError("only answers");
+      }
+
+      @Override
+      public void atReturn(MethodFilter methods, Passed passed, Hook hook) {
+        throw new AssertionError("only answers");
+      }
+
+      @Override
+      public void atExit(MethodFilter methods, Passed passed, Hook hook) {
+        throw new AssertionError("only answers");
+      }
     });
     Class<?> facade = HttpClient.newHttpClient().getClass();
-    Map<String, String> advised = new TreeMap<>();
+    Map<String, String> hooked = new TreeMap<>();
     for (Method method : facade.getDeclaredMethods()) {
-      MethodDescription description = new MethodDescription.ForLoadedMethod(method);
-      for (int i = 0; i < matchers.size(); i++) {
-        if (matchers.get(i).matches(description)) {
-          advised.put(method.getName() + "/" + method.getParameterCount(), advices.get(i));
+      for (int i = 0; i < filters.size(); i++) {
+        if (filters.get(i).matches(method.getModifiers(), method.getName(),
+            Type.getMethodDescriptor(method))) {
+          hooked.put(method.getName() + "/" + method.getParameterCount(), hooks.get(i));
         }
       }
     }
 
-    assertThat(advised).containsExactlyEntriesOf(new TreeMap<>(Map.of(
-        "send/2", "SendAdvice",
-        "sendAsync/2", "SendAsyncAdvice",
-        "sendAsync/3", "SendAsyncWithPushPromisesAdvice")));
+    String bridge = JdkHttpBridge.class.getName() + ".";
+    assertThat(hooked).containsExactlyEntriesOf(new TreeMap<>(Map.of(
+        "send/2", bridge + "SEND",
+        "sendAsync/2", bridge + "SEND_ASYNC",
+        "sendAsync/3", bridge + "SEND_ASYNC_WITH_PUSH_PROMISES")));
     assertThat(Arrays.stream(facade.getDeclaredMethods())
         .filter(m -> m.getName().startsWith("send") && Modifier.isPublic(m.getModifiers())))
         .as("every public send method of the facade").hasSize(3);

@@ -1,6 +1,7 @@
 package io.tollgate.agent.jdkhttp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
@@ -16,10 +17,14 @@ class JdkHttpInstrumentationModuleTest {
         .getField("SEND").get(null);
     Object sendAsync = ClassLoader.getSystemClassLoader().loadClass(JdkHttpBridge.class.getName())
         .getField("SEND_ASYNC").get(null);
+    Object sendAsyncWithPushPromises = ClassLoader.getSystemClassLoader()
+        .loadClass(JdkHttpBridge.class.getName()).getField("SEND_ASYNC_WITH_PUSH_PROMISES").get(null);
 
     assertThat(((MethodHandle) send).type()).isEqualTo(MethodType.genericMethodType(3));
-    assertThat(((MethodHandle) sendAsync).type()).isEqualTo(MethodType.genericMethodType(4));
-    assertThat(new JdkHttpInstrumentationModule().adviceMapping()).isNotNull();
+    assertThat(((MethodHandle) sendAsync).type()).isEqualTo(MethodType.genericMethodType(3));
+    assertThat(((MethodHandle) sendAsyncWithPushPromises).type())
+        .isEqualTo(MethodType.genericMethodType(4));
+    assertThatCode(new JdkHttpInstrumentationModule()::checkBridge).doesNotThrowAnyException();
   }
 
   @Test

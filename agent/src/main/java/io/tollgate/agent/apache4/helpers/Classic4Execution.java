@@ -31,6 +31,12 @@ public final class Classic4Execution {
 
   private Classic4Execution() {}
 
+  /** The hook woven into {@code doExecute}, which hands it every value as an object. */
+  public static Object handle(Object client, Object target, Object request, Object context) {
+    return handle((CloseableHttpClient) client, (HttpHost) target, (HttpRequest) request,
+        (HttpContext) context);
+  }
+
   /**
    * Called on entry to {@code doExecute}.
    *
@@ -130,9 +136,9 @@ public final class Classic4Execution {
    * closed before its entity was read to the end is settled with what was read (nothing read: the
    * estimate; the provider did the work). Anything else, or an answer already settled, is left be.
    */
-  public static void closing(CloseableHttpResponse response) {
+  public static void closing(Object closed) {
     try {
-      HttpEntity entity = response.getEntity();
+      HttpEntity entity = ((CloseableHttpResponse) closed).getEntity();
       if (entity instanceof UsageTappingEntity) {
         ((UsageTappingEntity) entity).responseClosed();
       }

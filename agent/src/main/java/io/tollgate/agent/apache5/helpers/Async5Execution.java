@@ -41,6 +41,15 @@ public final class Async5Execution {
 
   private Async5Execution() {}
 
+  /** The hook woven into {@code doExecute}, which hands it every value as an object. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static Object handle(Object client, Object target, Object producer, Object consumer,
+      Object push, Object context, Object callback) {
+    return handle((CloseableHttpAsyncClient) client, (HttpHost) target,
+        (AsyncRequestProducer) producer, (AsyncResponseConsumer) consumer,
+        (HandlerFactory<AsyncPushConsumer>) push, (HttpContext) context, (FutureCallback) callback);
+  }
+
   /**
    * Called on entry to {@code doExecute}.
    *

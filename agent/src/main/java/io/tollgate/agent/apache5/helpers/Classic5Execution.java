@@ -30,6 +30,12 @@ public final class Classic5Execution {
 
   private Classic5Execution() {}
 
+  /** The hook woven into {@code doExecute}, which hands it every value as an object. */
+  public static Object handle(Object client, Object target, Object request, Object context) {
+    return handle((CloseableHttpClient) client, (HttpHost) target, (ClassicHttpRequest) request,
+        (HttpContext) context);
+  }
+
   /**
    * Called on entry to {@code doExecute}.
    *

@@ -64,8 +64,8 @@ public final class FallbackCredentials implements Interceptor {
    * Makes Tollgate's network interceptor the last of {@code builder}'s, once: called as each
    * client is made from its builder, after the app (or its SDK) has added its own.
    */
-  public static void addTo(OkHttpClient.Builder builder) {
-    List<Interceptor> interceptors = builder.networkInterceptors();
+  public static void addTo(Object builder) {
+    List<Interceptor> interceptors = ((OkHttpClient.Builder) builder).networkInterceptors();
     for (Iterator<Interceptor> it = interceptors.iterator(); it.hasNext(); ) {
       Interceptor interceptor = it.next();
       // by name: a copy injected into another class loader is the same interceptor

@@ -41,21 +41,28 @@ public final class TollgateInterceptor implements Interceptor {
    * builder copied from a client ({@code client.newBuilder()}) already has one, possibly twice
    * (OkHttp 4 copies the client's list after its own constructor ran).
    */
-  public static void addTo(OkHttpClient.Builder builder) {
-    List<Interceptor> interceptors = builder.interceptors();
-    boolean present = false;
-    for (Iterator<Interceptor> it = interceptors.iterator(); it.hasNext(); ) {
-      Interceptor interceptor = it.next();
-      // by name: a copy injected into another class loader is the same interceptor
-      if (interceptor != null && interceptor.getClass().getName().equals(TollgateInterceptor.class.getName())) {
-        if (present) {
-          it.remove();
+  public static void addTo(Object madeBuilder) {
+    try {
+      OkHttpClient.Builder builder = (OkHttpClient.Builder) madeBuilder;
+      List<Interceptor> interceptors = builder.interceptors();
+      boolean present = false;
+      for (Iterator<Interceptor> it = interceptors.iterator(); it.hasNext(); ) {
+        Interceptor interceptor = it.next();
+        // by name: a copy injected into another class loader is the same interceptor
+        if (interceptor != null
+            && interceptor.getClass().getName().equals(TollgateInterceptor.class.getName())) {
+          if (present) {
+            it.remove();
+          }
+          present = true;
         }
-        present = true;
       }
-    }
-    if (!present) {
-      interceptors.add(0, new TollgateInterceptor());
+      if (!present) {
+        interceptors.add(0, new TollgateInterceptor());
+      }
+    } catch (Throwable e) {
+      // called before the builder's constructor returns, where nothing may be thrown
+      InternalFailures.adviceFailed(e);
     }
   }
 

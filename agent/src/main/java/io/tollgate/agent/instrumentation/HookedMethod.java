@@ -1,0 +1,205 @@
+package io.tollgate.agent.instrumentation;
+
+import java.util.ArrayList;
+import java.util.List;
+import net.bytebuddy.jar.asm.Label;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+
+/**
+ * One method's code with its hooks woven in, as ASM visits it:
+ *
+ * <ul>
+ *   <li>at the start, each {@link HookPoint.Where#ENTER} and {@link HookPoint.Where#ANSWER} hook, in
+ *       a try block of its own: what it throws is handed to {@link Hook#failed} and the method runs
+ *       on unchanged. A non-null answer is returned in the method's place (thrown, when it is a
+ *       {@code Throwable});
+ *   <li>before each return instruction, each {@link HookPoint.Where#RETURN} and
+ *       {@link HookPoint.Where#EXIT} hook (these must not throw: nothing is known there of the
+ *       frame a handler would need);
+ *   <li>after the method's own code, a handler for anything thrown out of it, which calls each
+ *       {@link HookPoint.Where#EXIT} hook and throws it on, listed after the method's own handlers
+ *       so that it only sees what the method does not catch itself.
+ * </ul>
+ */
+final class HookedMethod extends MethodVisitor {
+
+  private static final String THROWABLE = "java/lang/Throwable";
+
+  private final MethodShape shape;
+  private final boolean frames;
+  private final List<HookPoint> atStart = new ArrayList<>();
+  private final List<HookPoint> atReturn = new ArrayList<>();
+  private final List<HookPoint> onThrow = new ArrayList<>();
+  private final Label bodyStart = new Label();
+
+  HookedMethod(MethodVisitor code, MethodShape shape, List<HookPoint> points, boolean frames) {
+    super(Opcodes.ASM9, code);
+    this.shape = shape;
+    this.frames = frames;
+    for (HookPoint point : points) {
+      if (!fits(point)) {
+        continue;
+      }
+      switch (point.where()) {
+        case ANSWER, ENTER -> atStart.add(point);
+        case RETURN -> atReturn.add(point);
+        case EXIT -> {
+          atReturn.add(point);
+          onThrow.add(point);
+        }
+      }
+    }
+  }
+
+  boolean hasHooks() {
+    return !atStart.isEmpty() || !atReturn.isEmpty();
+  }
+
+  private boolean fits(HookPoint point) {
+    return switch (point.where()) {
+      case ANSWER -> !shape.isStatic() && !shape.isConstructor() && shape.takesObjectsOnly()
+          && shape.returnsAnObject();
+      case EXIT -> point.passed() == Passed.NOTHING
+          || (point.passed() == Passed.THIS && !shape.isStatic() && !shape.isConstructor());
+      // at a return, a constructor's instance is initialised
+      case RETURN -> point.passed() == Passed.THIS ? !shape.isStatic() : passable(point.passed());
+      case ENTER -> passable(point.passed());
+    };
+  }
+
+  private boolean passable(Passed passed) {
+    return switch (passed) {
+      case NOTHING -> true;
+      case THIS -> !shape.isStatic() && !shape.isConstructor(); // uninitialised before super()
+      case FIRST_ARGUMENT -> shape.argumentCount() > 0 && shape.takesObjectsOnly();
+    };
+  }
+
+  @Override
+  public void visitCode() {
+    super.visitCode();
+    for (HookPoint point : atStart) {
+      if (point.where() == HookPoint.Where.ANSWER) {
+        answer(point.hook());
+      } else {
+        enter(point);
+      }
+    }
+    if (!onThrow.isEmpty()) {
+      super.visitLabel(bodyStart);
+    }
+  }
+
+  /** {@code try { hook(values); } catch (Throwable t) { failed(t); }} */
+  private void enter(HookPoint point) {
+    Label start = new Label();
+    Label end = new Label();
+    Label handler = new Label();
+    Label after = new Label();
+    super.visitTryCatchBlock(start, end, handler, THROWABLE);
+    super.visitLabel(start);
+    point.hook().before(this.mv);
+    int values = push(point.passed());
+    point.hook().call(this.mv, values, false);
+    super.visitLabel(end);
+    super.visitJumpInsn(Opcodes.GOTO, after);
+    super.visitLabel(handler);
+    frame(shape.entryLocals(), THROWABLE);
+    point.hook().failed(this.mv);
+    super.visitLabel(after);
+    frame(shape.entryLocals());
+    super.visitInsn(Opcodes.NOP); // keeps the method's own first frame, if any, at an offset of its own
+  }
+
+  /**
+   * {@code Object a; try { a = hook(this, arguments); } catch (Throwable t) { failed(t); a = null; }
+   * if (a != null) { if (a instanceof Throwable) throw (Throwable) a; return (R) a; }}, with the
+   * answer kept on the stack rather than in a local the method's frames do not know.
+   */
+  private void answer(Hook hook) {
+    Label start = new Label();
+    Label end = new Label();
+    Label handler = new Label();
+    Label check = new Label();
+    Label returned = new Label();
+    Label none = new Label();
+    Object[] locals = shape.entryLocals();
+    super.visitTryCatchBlock(start, end, handler, THROWABLE);
+    super.visitLabel(start);
+    hook.before(this.mv);
+    shape.loadThis(this.mv);
+    shape.loadArguments(this.mv);
+    hook.call(this.mv, 1 + shape.argumentCount(), true);
+    super.visitLabel(end);
+    super.visitJumpInsn(Opcodes.GOTO, check);
+    super.visitLabel(handler);
+    frame(locals, THROWABLE);
+    hook.failed(this.mv);
+    super.visitInsn(Opcodes.ACONST_NULL);
+    super.visitLabel(check);
+    frame(locals, "java/lang/Object");
+    super.visitInsn(Opcodes.DUP);
+    super.visitJumpInsn(Opcodes.IFNULL, none);
+    super.visitInsn(Opcodes.DUP);
+    super.visitTypeInsn(Opcodes.INSTANCEOF, THROWABLE);
+    super.visitJumpInsn(Opcodes.IFEQ, returned);
+    super.visitTypeInsn(Opcodes.CHECKCAST, THROWABLE);
+    super.visitInsn(Opcodes.ATHROW);
+    super.visitLabel(returned);
+    frame(locals, "java/lang/Object");
+    super.visitTypeInsn(Opcodes.CHECKCAST, shape.returnedType());
+    super.visitInsn(Opcodes.ARETURN);
+    super.visitLabel(none);
+    frame(locals, "java/lang/Object");
+    super.visitInsn(Opcodes.POP);
+  }
+
+  @Override
+  public void visitInsn(int opcode) {
+    if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
+      for (HookPoint point : atReturn) {
+        point.hook().before(this.mv);
+        point.hook().call(this.mv, push(point.passed()), false);
+      }
+    }
+    super.visitInsn(opcode);
+  }
+
+  @Override
+  public void visitMaxs(int maxStack, int maxLocals) {
+    if (!onThrow.isEmpty()) {
+      Label bodyEnd = new Label();
+      Label handler = new Label();
+      super.visitLabel(bodyEnd);
+      super.visitLabel(handler);
+      boolean passesThis = onThrow.stream().anyMatch(point -> point.passed() == Passed.THIS);
+      // no locals but the instance, when a hook needs it: valid wherever the method may throw
+      frame(passesThis ? shape.thisOnly() : new Object[0], THROWABLE);
+      for (HookPoint point : onThrow) {
+        point.hook().before(this.mv);
+        point.hook().call(this.mv, push(point.passed()), false);
+      }
+      super.visitInsn(Opcodes.ATHROW);
+      super.visitTryCatchBlock(bodyStart, bodyEnd, handler, null);
+    }
+    super.visitMaxs(maxStack, maxLocals);
+  }
+
+  private int push(Passed passed) {
+    switch (passed) {
+      case THIS -> shape.loadThis(this.mv);
+      case FIRST_ARGUMENT -> this.mv.visitVarInsn(Opcodes.ALOAD, shape.isStatic() ? 0 : 1);
+      default -> {
+        return 0;
+      }
+    }
+    return 1;
+  }
+
+  private void frame(Object[] locals, Object... stack) {
+    if (frames) {
+      super.visitFrame(Opcodes.F_NEW, locals.length, locals, stack.length, stack);
+    }
+  }
+}
