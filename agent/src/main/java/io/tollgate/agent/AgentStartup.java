@@ -19,7 +19,7 @@ import java.util.Optional;
  * Start-up. {@code premain} itself only reads its arguments, finds the configuration and registers
  * the {@link AgentTransformer}; the configuration and the gate are made on a thread of their own
  * ({@code tollgate-start}) while the app starts. The client types the app loads meanwhile get their
- * advice as they load, and a call made through them before the start is done waits for it
+ * hooks as they load, and a call made through them before the start is done waits for it
  * ({@link AgentGates}), so no call escapes the agent.
  *
  * <p>Every failure leaves the app exactly as it would be without the agent, after one line on

@@ -3,7 +3,7 @@ package io.tollgate.agent;
 /**
  * Marks the threads that run an app's synchronous call ({@code Call.execute()}): only there may a
  * call wait for room ({@code on-limit: wait}). Everywhere else (OkHttp's dispatcher, an I/O thread)
- * a limited call is answered at once. The advice of the client's synchronous entry point calls
+ * a limited call is answered at once. The hooks of the client's synchronous entry point call
  * {@link #enter()} and {@link #exit()}.
  */
 public final class CallerThreads {

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The agent's one transformer, registered by {@code premain} before anything else is done. It
  * looks at class names only: every class passes untouched, except the types an instrumentation
- * names (OkHttp's, Apache HttpClient's, the JDK's {@code HttpClientFacade}), which get their advice
+ * names (OkHttp's, Apache HttpClient's, the JDK's {@code HttpClientFacade}), which get their hooks
  * as they load, while the agent is still starting: the calls through them wait for the start
  * ({@link io.tollgate.agent.AgentGates}), not the classes. Nothing waits in class loading, where
  * the app's thread may hold locks.
@@ -32,7 +32,7 @@ public final class AgentTransformer implements ClassFileTransformer {
   }
 
   /**
-   * Registers the transformer for the types of {@code modules}, each module's advice made when the
+   * Registers the transformer for the types of {@code modules}, each module's hooks made when the
    * first of its types loads (an app that never loads, say, the JDK's {@code HttpClient} never
    * pays for that module's set-up).
    */

@@ -9,7 +9,7 @@ import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Whether a class loader sees the agent's own classes (the bridge and the core) as the agent
- * loaded them: advice and helpers defined there link against them. A loader that does not
+ * loaded them: the hooks and helpers defined there link against them. A loader that does not
  * delegate {@code io.tollgate.*} to the system loader (an OSGi bundle, another agent's loader), or
  * that has a Tollgate core of its own, is left alone: its classes are not transformed at all.
  */

@@ -39,6 +39,12 @@ public abstract sealed class Hook {
     return new Bridged(bridge.getName(), field);
   }
 
+  /** The internal name of the class whose static method is called; null for a bridge. */
+  abstract String owner();
+
+  /** The static method called, or the bridge's field. */
+  abstract String member();
+
   /** Emitted before the values are pushed. */
   abstract void before(MethodVisitor code);
 
@@ -64,6 +70,16 @@ public abstract sealed class Hook {
     @Override
     public String toString() {
       return owner.replace('/', '.') + "." + name;
+    }
+
+    @Override
+    String owner() {
+      return owner;
+    }
+
+    @Override
+    String member() {
+      return name;
     }
 
     @Override
@@ -93,9 +109,11 @@ public abstract sealed class Hook {
 
     private final ConstantDynamic handle;
     private final String described;
+    private final String field;
 
     Bridged(String bridge, String field) {
       this.described = bridge + "." + field;
+      this.field = field;
       ConstantDynamic loader = new ConstantDynamic("loader", "Ljava/lang/ClassLoader;", INVOKE,
           new Handle(Opcodes.H_INVOKESTATIC, "java/lang/ClassLoader", "getSystemClassLoader",
               "()Ljava/lang/ClassLoader;", false));
@@ -114,6 +132,16 @@ public abstract sealed class Hook {
     @Override
     public String toString() {
       return described;
+    }
+
+    @Override
+    String owner() {
+      return null;
+    }
+
+    @Override
+    String member() {
+      return field;
     }
 
     @Override

@@ -100,8 +100,8 @@ final class HookedMethod extends MethodVisitor {
     super.visitTryCatchBlock(start, end, handler, THROWABLE);
     super.visitLabel(start);
     point.hook().before(this.mv);
-    int values = push(point.passed());
-    point.hook().call(this.mv, values, false);
+    push(point.passed());
+    point.hook().call(this.mv, point.values(shape.argumentCount()), false);
     super.visitLabel(end);
     super.visitJumpInsn(Opcodes.GOTO, after);
     super.visitLabel(handler);
@@ -130,7 +130,7 @@ final class HookedMethod extends MethodVisitor {
     hook.before(this.mv);
     shape.loadThis(this.mv);
     shape.loadArguments(this.mv);
-    hook.call(this.mv, 1 + shape.argumentCount(), true);
+    hook.call(this.mv, shape.argumentCount() + 1, true);
     super.visitLabel(end);
     super.visitJumpInsn(Opcodes.GOTO, check);
     super.visitLabel(handler);
@@ -159,8 +159,7 @@ final class HookedMethod extends MethodVisitor {
   public void visitInsn(int opcode) {
     if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
       for (HookPoint point : atReturn) {
-        point.hook().before(this.mv);
-        point.hook().call(this.mv, push(point.passed()), false);
+        callAtExit(point);
       }
     }
     super.visitInsn(opcode);
@@ -177,8 +176,7 @@ final class HookedMethod extends MethodVisitor {
       // no locals but the instance, when a hook needs it: valid wherever the method may throw
       frame(passesThis ? shape.thisOnly() : new Object[0], THROWABLE);
       for (HookPoint point : onThrow) {
-        point.hook().before(this.mv);
-        point.hook().call(this.mv, push(point.passed()), false);
+        callAtExit(point);
       }
       super.visitInsn(Opcodes.ATHROW);
       super.visitTryCatchBlock(bodyStart, bodyEnd, handler, null);
@@ -186,15 +184,18 @@ final class HookedMethod extends MethodVisitor {
     super.visitMaxs(maxStack, maxLocals);
   }
 
-  private int push(Passed passed) {
+  private void callAtExit(HookPoint point) {
+    point.hook().before(this.mv);
+    push(point.passed());
+    point.hook().call(this.mv, point.values(shape.argumentCount()), false);
+  }
+
+  private void push(Passed passed) {
     switch (passed) {
       case THIS -> shape.loadThis(this.mv);
       case FIRST_ARGUMENT -> this.mv.visitVarInsn(Opcodes.ALOAD, shape.isStatic() ? 0 : 1);
-      default -> {
-        return 0;
-      }
+      case NOTHING -> { }
     }
-    return 1;
   }
 
   private void frame(Object[] locals, Object... stack) {

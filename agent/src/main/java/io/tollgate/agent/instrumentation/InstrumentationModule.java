@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Everything the agent does to one client library: its type instrumentations and the helper
- * classes their advice calls. Helpers touch the library's types, so they are injected into the
+ * classes their hooks call. Helpers touch the library's types, so they are injected into the
  * class loader that loaded the library (see docs/agent.md, "Class loaders"); the rest of the agent
  * stays in the agent's own loader and must never name a helper class.
  */
@@ -17,7 +17,7 @@ public interface InstrumentationModule {
 
   /**
    * The binary names of the helper classes, each defined in the library's class loader before any
-   * advice can run there. Nested and anonymous classes must be listed too; a helper's superclass
+   * hook can run there. Nested and anonymous classes must be listed too; a helper's superclass
    * must not be another helper.
    */
   List<String> helperClassNames();

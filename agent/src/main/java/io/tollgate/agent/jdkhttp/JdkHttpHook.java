@@ -23,7 +23,7 @@ final class JdkHttpHook {
 
   static final String WHERE = "jdk-httpclient";
 
-  /** Depth of Tollgate's own sends on this thread: the advice lets them through. */
+  /** Depth of Tollgate's own sends on this thread: the hooks let them through. */
   private static final ThreadLocal<int[]> OWN_SENDS = ThreadLocal.withInitial(() -> new int[1]);
 
   /** Null for the agent's: the gate of this JVM ({@link AgentGates}) while Tollgate runs. */
