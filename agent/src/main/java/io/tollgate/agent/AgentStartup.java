@@ -1,6 +1,6 @@
 package io.tollgate.agent;
 
-import io.tollgate.agent.instrumentation.AdviceWarmUp;
+import io.tollgate.agent.instrumentation.WeavingWarmUp;
 import io.tollgate.agent.instrumentation.AgentTransformer;
 import io.tollgate.agent.instrumentation.InstrumentationModules;
 import io.tollgate.agent.telemetry.AgentTelemetry;
@@ -128,7 +128,7 @@ final class AgentStartup {
         }
         if (attach == Attach.LAUNCH) {
           // the app has not loaded its clients yet, most likely: the weaver ready before it does
-          AdviceWarmUp.start();
+          WeavingWarmUp.start();
         }
         long gateFrom = System.nanoTime();
         AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);

@@ -23,12 +23,12 @@ import java.util.List;
 public final class AgentTransformer implements ClassFileTransformer {
 
   private final Instrumentation instrumentation;
-  private final AdviceTransformer advice;
+  private final HookTransformer hooks;
   private volatile boolean removed;
 
-  private AgentTransformer(Instrumentation instrumentation, AdviceTransformer advice) {
+  private AgentTransformer(Instrumentation instrumentation, HookTransformer hooks) {
     this.instrumentation = instrumentation;
-    this.advice = advice;
+    this.hooks = hooks;
   }
 
   /**
@@ -39,7 +39,7 @@ public final class AgentTransformer implements ClassFileTransformer {
   public static AgentTransformer register(Instrumentation instrumentation,
       List<InstrumentationModule> modules) {
     AgentTransformer transformer = new AgentTransformer(instrumentation,
-        AdviceTransformer.of(instrumentation, modules));
+        HookTransformer.of(instrumentation, modules));
     instrumentation.addTransformer(transformer, true);
     return transformer;
   }
@@ -64,7 +64,7 @@ public final class AgentTransformer implements ClassFileTransformer {
   public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classFile) {
     return removed ? null
-        : advice.transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
+        : hooks.transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
   }
 
   private void retransform(List<Class<?>> types) {
@@ -80,7 +80,7 @@ public final class AgentTransformer implements ClassFileTransformer {
   private List<Class<?>> loadedWatchedTypes() {
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-      if (advice.instruments(type.getName().replace('.', '/')) && instrumentation.isModifiableClass(type)) {
+      if (hooks.instruments(type.getName().replace('.', '/')) && instrumentation.isModifiableClass(type)) {
         loaded.add(type);
       }
     }

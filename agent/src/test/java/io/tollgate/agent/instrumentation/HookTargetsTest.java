@@ -28,7 +28,7 @@ class HookTargetsTest {
     List<String> woven = new ArrayList<>();
     for (InstrumentationModule module : InstrumentationModules.all()) {
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        List<HookPoint> points = AdviceTransformer.hooksOf(type);
+        List<HookPoint> points = HookTransformer.hooksOf(type);
         int typesFound = 0;
         for (String name : type.typeNames()) {
           Class<?> target = load(name);

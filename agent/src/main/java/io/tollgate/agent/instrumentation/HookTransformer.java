@@ -28,14 +28,14 @@ import net.bytebuddy.matcher.ElementMatcher;
  * A type that cannot be transformed is left as it was, the failure counted in
  * {@link InternalFailures}.
  */
-final class AdviceTransformer implements ClassFileTransformer {
+final class HookTransformer implements ClassFileTransformer {
 
   private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
 
   /** By internal name ({@code okhttp3/OkHttpClient$Builder}), as the JVM names a class loaded. */
   private final Map<String, ModuleAdvice> modules;
 
-  private AdviceTransformer(Map<String, ModuleAdvice> modules) {
+  private HookTransformer(Map<String, ModuleAdvice> modules) {
     this.modules = modules;
   }
 
@@ -43,7 +43,7 @@ final class AdviceTransformer implements ClassFileTransformer {
    * The modules' hooks, each module's made when the first of its types is transformed: an app
    * that never loads, say, the JDK's {@code HttpClient} never pays for that module's set-up.
    */
-  static AdviceTransformer of(Instrumentation instrumentation, List<InstrumentationModule> modules) {
+  static HookTransformer of(Instrumentation instrumentation, List<InstrumentationModule> modules) {
     AgentVisibility seesTheAgent = new AgentVisibility();
     Map<String, ModuleAdvice> byType = new HashMap<>();
     for (InstrumentationModule module : modules) {
@@ -54,7 +54,7 @@ final class AdviceTransformer implements ClassFileTransformer {
         }
       }
     }
-    return new AdviceTransformer(Map.copyOf(byType));
+    return new HookTransformer(Map.copyOf(byType));
   }
 
   /** True for a type an instrumentation names, by internal name ({@code okhttp3/RealCall}). */

@@ -11,38 +11,38 @@ import java.util.List;
  * while the app starts, instead of on the app's thread when it loads its first client class. The
  * class file made is thrown away; nothing is defined or changed.
  */
-public final class AdviceWarmUp {
+public final class WeavingWarmUp {
 
-  static final String WHERE = "warming up the advice";
+  static final String WHERE = "warming up the weaving";
 
-  private AdviceWarmUp() {}
+  private WeavingWarmUp() {}
 
-  /** Starts the warm-up on {@code tollgate-advice-warm-up}. */
+  /** Starts the warm-up on {@code tollgate-weaving-warm-up}. */
   public static void start() {
-    Thread thread = new Thread(AdviceWarmUp::run, "tollgate-advice-warm-up");
+    Thread thread = new Thread(WeavingWarmUp::run, "tollgate-weaving-warm-up");
     thread.setDaemon(true);
     thread.start();
   }
 
   private static void run() {
     try {
-      adviseTarget();
+      weaveTarget();
     } catch (IOException | RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
     }
   }
 
   /** {@link Target}'s class file with {@link #answer} woven in, as a client's would be. */
-  static byte[] adviseTarget() throws IOException {
+  static byte[] weaveTarget() throws IOException {
     String name = Target.class.getName();
     byte[] classFile;
-    try (InputStream in = AdviceWarmUp.class.getResourceAsStream(
+    try (InputStream in = WeavingWarmUp.class.getResourceAsStream(
         "/" + name.replace('.', '/') + ".class")) {
       classFile = in.readAllBytes();
     }
     return HookWeaver.weave(classFile, List.of(
         new HookPoint(MethodFilter.named("call", 1), HookPoint.Where.ANSWER, Passed.NOTHING,
-            Hook.method(AdviceWarmUp.class.getName(), "answer"))));
+            Hook.method(WeavingWarmUp.class.getName(), "answer"))));
   }
 
   /** What the warm-up weaves into: shaped like a client's method. */

@@ -7,28 +7,30 @@ import java.io.InputStream;
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 
-/** The warm-up really runs the advice machinery: it inlines advice into a valid class file. */
-class AdviceWarmUpTest {
+/** The warm-up really runs the weaver: it writes its hook into a valid class file. */
+class WeavingWarmUpTest {
 
   @Test
-  void inlinesItsAdviceIntoAClassFileThatStillRuns() throws Exception {
-    long failuresBefore = InternalFailures.count(AdviceWarmUp.WHERE);
+  void weavesItsHookIntoAClassFileThatStillRuns() throws Exception {
+    long failuresBefore = InternalFailures.count(WeavingWarmUp.WHERE);
     byte[] original;
-    try (InputStream in = AdviceWarmUpTest.class.getResourceAsStream(
-        "/" + AdviceWarmUp.Target.class.getName().replace('.', '/') + ".class")) {
+    try (InputStream in = WeavingWarmUpTest.class.getResourceAsStream(
+        "/" + WeavingWarmUp.Target.class.getName().replace('.', '/') + ".class")) {
       original = in.readAllBytes();
     }
 
-    byte[] advised = AdviceWarmUp.adviseTarget();
+    byte[] woven = WeavingWarmUp.weaveTarget();
 
-    assertThat(advised.length).as("the advice's code inlined").isGreaterThan(original.length);
-    Class<?> target = new OneClassLoader(AdviceWarmUp.Target.class.getName(), advised)
-        .loadClass(AdviceWarmUp.Target.class.getName());
+    assertThat(woven.length).as("the hook's call woven in").isGreaterThan(original.length);
+    Class<?> target = new OneClassLoader(WeavingWarmUp.Target.class.getName(), woven)
+        .loadClass(WeavingWarmUp.Target.class.getName());
     Object instance = target.getConstructor().newInstance();
     Method call = target.getMethod("call", Object.class);
     assertThat(call.invoke(instance, "request")).as("not skipped, the method's own result")
         .isEqualTo("request");
-    assertThat(InternalFailures.count(AdviceWarmUp.WHERE)).isEqualTo(failuresBefore);
+    assertThat(call.invoke(instance, "answer")).as("the hook's answer in its place")
+        .isEqualTo("answered");
+    assertThat(InternalFailures.count(WeavingWarmUp.WHERE)).isEqualTo(failuresBefore);
   }
 
   /** Defines one class from the given bytes, everything else from the test's loader. */
@@ -37,7 +39,7 @@ class AdviceWarmUpTest {
     private final byte[] classFile;
 
     OneClassLoader(String name, byte[] classFile) {
-      super(AdviceWarmUpTest.class.getClassLoader());
+      super(WeavingWarmUpTest.class.getClassLoader());
       this.name = name;
       this.classFile = classFile;
     }
