@@ -144,29 +144,6 @@ class HookWeaverTest {
       classFile = in.readAllBytes();
     }
     byte[] woven = HookWeaver.weave(classFile, List.of(points));
-    return new WovenLoader(type.getName(), woven).loadClass(type.getName());
-  }
-
-  /** Defines the woven class, everything else from the test's loader (the hooks included). */
-  private static final class WovenLoader extends ClassLoader {
-    private final String name;
-    private final byte[] classFile;
-
-    WovenLoader(String name, byte[] classFile) {
-      super(HookWeaverTest.class.getClassLoader());
-      this.name = name;
-      this.classFile = classFile;
-    }
-
-    @Override
-    protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-      if (className.equals(name)) {
-        synchronized (getClassLoadingLock(className)) {
-          Class<?> loaded = findLoadedClass(className);
-          return loaded != null ? loaded : defineClass(className, classFile, 0, classFile.length);
-        }
-      }
-      return super.loadClass(className, resolve);
-    }
+    return new WovenClassLoader(type.getName(), woven).loadClass(type.getName());
   }
 }

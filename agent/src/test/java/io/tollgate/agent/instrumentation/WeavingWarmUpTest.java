@@ -22,7 +22,7 @@ class WeavingWarmUpTest {
     byte[] woven = WeavingWarmUp.weaveTarget();
 
     assertThat(woven.length).as("the hook's call woven in").isGreaterThan(original.length);
-    Class<?> target = new OneClassLoader(WeavingWarmUp.Target.class.getName(), woven)
+    Class<?> target = new WovenClassLoader(WeavingWarmUp.Target.class.getName(), woven)
         .loadClass(WeavingWarmUp.Target.class.getName());
     Object instance = target.getConstructor().newInstance();
     Method call = target.getMethod("call", Object.class);
@@ -31,28 +31,5 @@ class WeavingWarmUpTest {
     assertThat(call.invoke(instance, "answer")).as("the hook's answer in its place")
         .isEqualTo("answered");
     assertThat(InternalFailures.count(WeavingWarmUp.WHERE)).isEqualTo(failuresBefore);
-  }
-
-  /** Defines one class from the given bytes, everything else from the test's loader. */
-  private static final class OneClassLoader extends ClassLoader {
-    private final String name;
-    private final byte[] classFile;
-
-    OneClassLoader(String name, byte[] classFile) {
-      super(WeavingWarmUpTest.class.getClassLoader());
-      this.name = name;
-      this.classFile = classFile;
-    }
-
-    @Override
-    protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-      if (className.equals(name)) {
-        synchronized (getClassLoadingLock(className)) {
-          Class<?> loaded = findLoadedClass(className);
-          return loaded != null ? loaded : defineClass(className, classFile, 0, classFile.length);
-        }
-      }
-      return super.loadClass(className, resolve);
-    }
   }
 }
