@@ -38,7 +38,7 @@ final class HookedMethod extends MethodVisitor {
     this.shape = shape;
     this.frames = frames;
     for (HookPoint point : points) {
-      if (!fits(point)) {
+      if (!fits(point, shape)) {
         continue;
       }
       switch (point.where()) {
@@ -56,19 +56,25 @@ final class HookedMethod extends MethodVisitor {
     return !atStart.isEmpty() || !atReturn.isEmpty();
   }
 
-  private boolean fits(HookPoint point) {
+  /**
+   * True when {@code point}'s call can be woven into {@code shape}: an answer needs an instance
+   * method taking and returning objects; the instance is passed only where it is initialised; an
+   * argument only when it is an object. A hook that does not fit is left out of that method.
+   */
+  static boolean fits(HookPoint point, MethodShape shape) {
     return switch (point.where()) {
       case ANSWER -> !shape.isStatic() && !shape.isConstructor() && shape.takesObjectsOnly()
           && shape.returnsAnObject();
       case EXIT -> point.passed() == Passed.NOTHING
           || (point.passed() == Passed.THIS && !shape.isStatic() && !shape.isConstructor());
       // at a return, a constructor's instance is initialised
-      case RETURN -> point.passed() == Passed.THIS ? !shape.isStatic() : passable(point.passed());
-      case ENTER -> passable(point.passed());
+      case RETURN -> point.passed() == Passed.THIS
+          ? !shape.isStatic() : passable(point.passed(), shape);
+      case ENTER -> passable(point.passed(), shape);
     };
   }
 
-  private boolean passable(Passed passed) {
+  private static boolean passable(Passed passed, MethodShape shape) {
     return switch (passed) {
       case NOTHING -> true;
       case THIS -> !shape.isStatic() && !shape.isConstructor(); // uninitialised before super()

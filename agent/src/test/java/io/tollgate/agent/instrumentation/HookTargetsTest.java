@@ -16,8 +16,8 @@ import net.bytebuddy.jar.asm.Type;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every hook every module names exists, with the exact descriptor the woven call has in each
- * method it matches, on the client versions the helpers are compiled against: a hook is named by
+ * Every hook every module names fits each method it matches and exists, with the exact descriptor
+ * the woven call has there, on the client versions the helpers are compiled against: a hook is named by
  * strings, and one the JVM cannot link would leave the client ungated (or, before a return,
  * throw into the app).
  */
@@ -41,6 +41,10 @@ class HookTargetsTest {
               String descriptor = descriptorOf(method);
               String methodName = method instanceof Constructor<?> ? "<init>" : method.getName();
               if (point.methods().matches(method.getModifiers(), methodName, descriptor)) {
+                assertThat(HookedMethod.fits(point, new MethodShape(Type.getInternalName(target),
+                    method.getModifiers(), methodName, descriptor)))
+                    .as("%s fits %s.%s%s", point.hook(), target.getName(), methodName, descriptor)
+                    .isTrue();
                 assertResolves(point, method.getParameterCount());
                 woven.add(target.getSimpleName() + "." + methodName + "/"
                     + method.getParameterCount() + " " + point.where());
