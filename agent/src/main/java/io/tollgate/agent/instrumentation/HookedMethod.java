@@ -25,6 +25,7 @@ import net.bytebuddy.jar.asm.Opcodes;
 final class HookedMethod extends MethodVisitor {
 
   private static final String THROWABLE = "java/lang/Throwable";
+  private static final String OBJECT = "java/lang/Object";
 
   private final MethodShape shape;
   private final boolean frames;
@@ -32,11 +33,13 @@ final class HookedMethod extends MethodVisitor {
   private final List<HookPoint> atReturn = new ArrayList<>();
   private final List<HookPoint> onThrow = new ArrayList<>();
   private final Label bodyStart = new Label();
+  private final Object[] entryLocals;
 
   HookedMethod(MethodVisitor code, MethodShape shape, List<HookPoint> points, boolean frames) {
     super(Opcodes.ASM9, code);
     this.shape = shape;
     this.frames = frames;
+    this.entryLocals = shape.entryLocals();
     for (HookPoint point : points) {
       if (!fits(point, shape)) {
         continue;
@@ -86,10 +89,11 @@ final class HookedMethod extends MethodVisitor {
   public void visitCode() {
     super.visitCode();
     for (HookPoint point : atStart) {
-      if (point.where() == HookPoint.Where.ANSWER) {
-        answer(point.hook());
+      guardedCall(point);
+      if (point.answers()) {
+        answerOrRunOn();
       } else {
-        enter(point);
+        super.visitInsn(Opcodes.NOP); // keeps the method's own first frame, if any, at an offset of its own
       }
     }
     if (!onThrow.isEmpty()) {
@@ -97,54 +101,40 @@ final class HookedMethod extends MethodVisitor {
     }
   }
 
-  /** {@code try { hook(values); } catch (Throwable t) { failed(t); }} */
-  private void enter(HookPoint point) {
+  /**
+   * {@code try { [answer =] hook(values); } catch (Throwable t) { failed(t); [answer = null;] }}, the
+   * answer, if any, left on the stack rather than in a local the method's frames do not know.
+   */
+  private void guardedCall(HookPoint point) {
     Label start = new Label();
     Label end = new Label();
     Label handler = new Label();
     Label after = new Label();
     super.visitTryCatchBlock(start, end, handler, THROWABLE);
     super.visitLabel(start);
-    point.hook().before(this.mv);
-    push(point.passed());
-    point.hook().call(this.mv, point.values(shape.argumentCount()), false);
+    call(point);
     super.visitLabel(end);
     super.visitJumpInsn(Opcodes.GOTO, after);
     super.visitLabel(handler);
-    frame(shape.entryLocals(), THROWABLE);
+    frame(entryLocals, THROWABLE);
     point.hook().failed(this.mv);
-    super.visitLabel(after);
-    frame(shape.entryLocals());
-    super.visitInsn(Opcodes.NOP); // keeps the method's own first frame, if any, at an offset of its own
+    if (point.answers()) {
+      super.visitInsn(Opcodes.ACONST_NULL);
+      super.visitLabel(after);
+      frame(entryLocals, OBJECT);
+    } else {
+      super.visitLabel(after);
+      frame(entryLocals);
+    }
   }
 
   /**
-   * {@code Object a; try { a = hook(this, arguments); } catch (Throwable t) { failed(t); a = null; }
-   * if (a != null) { if (a instanceof Throwable) throw (Throwable) a; return (R) a; }}, with the
-   * answer kept on the stack rather than in a local the method's frames do not know.
+   * With the answer on the stack: {@code if (a != null) { if (a instanceof Throwable) throw
+   * (Throwable) a; return (R) a; }}, else the method runs on.
    */
-  private void answer(Hook hook) {
-    Label start = new Label();
-    Label end = new Label();
-    Label handler = new Label();
-    Label check = new Label();
+  private void answerOrRunOn() {
     Label returned = new Label();
     Label none = new Label();
-    Object[] locals = shape.entryLocals();
-    super.visitTryCatchBlock(start, end, handler, THROWABLE);
-    super.visitLabel(start);
-    hook.before(this.mv);
-    shape.loadThis(this.mv);
-    shape.loadArguments(this.mv);
-    hook.call(this.mv, shape.argumentCount() + 1, true);
-    super.visitLabel(end);
-    super.visitJumpInsn(Opcodes.GOTO, check);
-    super.visitLabel(handler);
-    frame(locals, THROWABLE);
-    hook.failed(this.mv);
-    super.visitInsn(Opcodes.ACONST_NULL);
-    super.visitLabel(check);
-    frame(locals, "java/lang/Object");
     super.visitInsn(Opcodes.DUP);
     super.visitJumpInsn(Opcodes.IFNULL, none);
     super.visitInsn(Opcodes.DUP);
@@ -153,11 +143,11 @@ final class HookedMethod extends MethodVisitor {
     super.visitTypeInsn(Opcodes.CHECKCAST, THROWABLE);
     super.visitInsn(Opcodes.ATHROW);
     super.visitLabel(returned);
-    frame(locals, "java/lang/Object");
+    frame(entryLocals, OBJECT);
     super.visitTypeInsn(Opcodes.CHECKCAST, shape.returnedType());
     super.visitInsn(Opcodes.ARETURN);
     super.visitLabel(none);
-    frame(locals, "java/lang/Object");
+    frame(entryLocals, OBJECT);
     super.visitInsn(Opcodes.POP);
   }
 
@@ -165,7 +155,7 @@ final class HookedMethod extends MethodVisitor {
   public void visitInsn(int opcode) {
     if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
       for (HookPoint point : atReturn) {
-        callAtExit(point);
+        call(point);
       }
     }
     super.visitInsn(opcode);
@@ -182,7 +172,7 @@ final class HookedMethod extends MethodVisitor {
       // no locals but the instance, when a hook needs it: valid wherever the method may throw
       frame(passesThis ? shape.thisOnly() : new Object[0], THROWABLE);
       for (HookPoint point : onThrow) {
-        callAtExit(point);
+        call(point);
       }
       super.visitInsn(Opcodes.ATHROW);
       super.visitTryCatchBlock(bodyStart, bodyEnd, handler, null);
@@ -190,18 +180,18 @@ final class HookedMethod extends MethodVisitor {
     super.visitMaxs(maxStack, maxLocals);
   }
 
-  private void callAtExit(HookPoint point) {
+  /** The hook's call, handed its values: an answer the instance and every argument. */
+  private void call(HookPoint point) {
     point.hook().before(this.mv);
-    push(point.passed());
-    point.hook().call(this.mv, point.values(shape.argumentCount()), false);
-  }
-
-  private void push(Passed passed) {
-    switch (passed) {
-      case THIS -> shape.loadThis(this.mv);
-      case FIRST_ARGUMENT -> this.mv.visitVarInsn(Opcodes.ALOAD, shape.isStatic() ? 0 : 1);
-      case NOTHING -> { }
+    if (point.answers()) {
+      shape.loadThis(this.mv);
+      shape.loadArguments(this.mv);
+    } else if (point.passed() == Passed.THIS) {
+      shape.loadThis(this.mv);
+    } else if (point.passed() == Passed.FIRST_ARGUMENT) {
+      shape.loadFirstArgument(this.mv);
     }
+    point.hook().call(this.mv, point.values(shape.argumentCount()), point.answers());
   }
 
   private void frame(Object[] locals, Object... stack) {

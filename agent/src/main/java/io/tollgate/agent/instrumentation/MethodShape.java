@@ -59,6 +59,11 @@ final class MethodShape {
     code.visitVarInsn(Opcodes.ALOAD, 0);
   }
 
+  /** Pushes the first argument (an object). */
+  void loadFirstArgument(MethodVisitor code) {
+    code.visitVarInsn(Opcodes.ALOAD, isStatic ? 0 : 1);
+  }
+
   /** Pushes every argument, in order (objects only: see {@link #takesObjectsOnly}). */
   void loadArguments(MethodVisitor code) {
     int slot = isStatic ? 0 : 1;
