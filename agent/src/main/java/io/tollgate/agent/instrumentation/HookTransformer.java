@@ -33,9 +33,9 @@ final class HookTransformer implements ClassFileTransformer {
   private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
 
   /** By internal name ({@code okhttp3/OkHttpClient$Builder}), as the JVM names a class loaded. */
-  private final Map<String, ModuleAdvice> modules;
+  private final Map<String, ModuleHooks> modules;
 
-  private HookTransformer(Map<String, ModuleAdvice> modules) {
+  private HookTransformer(Map<String, ModuleHooks> modules) {
     this.modules = modules;
   }
 
@@ -45,12 +45,12 @@ final class HookTransformer implements ClassFileTransformer {
    */
   static HookTransformer of(Instrumentation instrumentation, List<InstrumentationModule> modules) {
     AgentVisibility seesTheAgent = new AgentVisibility();
-    Map<String, ModuleAdvice> byType = new HashMap<>();
+    Map<String, ModuleHooks> byType = new HashMap<>();
     for (InstrumentationModule module : modules) {
-      ModuleAdvice advice = new ModuleAdvice(module, instrumentation, seesTheAgent);
+      ModuleHooks hooks = new ModuleHooks(module, instrumentation, seesTheAgent);
       for (TypeInstrumentation type : module.typeInstrumentations()) {
         for (String name : type.typeNames()) {
-          byType.put(name.replace('.', '/'), advice);
+          byType.put(name.replace('.', '/'), hooks);
         }
       }
     }
@@ -65,19 +65,19 @@ final class HookTransformer implements ClassFileTransformer {
   @Override
   public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classFile) {
-    ModuleAdvice module = internalName == null ? null : modules.get(internalName);
+    ModuleHooks module = internalName == null ? null : modules.get(internalName);
     if (module == null || loader == null) {
       return null;
     }
-    TypeAdvice advice = module.types().get(internalName);
-    if (advice == null || !advice.loaders.matches(loader)) {
+    TypeHooks hooks = module.types().get(internalName);
+    if (hooks == null || !hooks.loaders.matches(loader)) {
       return null;
     }
     try {
-      if (advice.helpers != null) {
-        advice.helpers.injectInto(loader);
+      if (hooks.helpers != null) {
+        hooks.helpers.injectInto(loader);
       }
-      return advice.applyTo(classFile);
+      return hooks.applyTo(classFile);
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record("instrumenting " + internalName.replace('/', '.'), e);
       return null;
@@ -88,21 +88,21 @@ final class HookTransformer implements ClassFileTransformer {
    * One module's hooks by internal type name, made on first use. A JDK module whose bridge
    * cannot be reached has none, its failure counted.
    */
-  private static final class ModuleAdvice {
+  private static final class ModuleHooks {
     private final InstrumentationModule module;
     private final Instrumentation instrumentation;
     private final AgentVisibility seesTheAgent;
-    private volatile Map<String, TypeAdvice> types;
+    private volatile Map<String, TypeHooks> types;
 
-    ModuleAdvice(InstrumentationModule module, Instrumentation instrumentation,
+    ModuleHooks(InstrumentationModule module, Instrumentation instrumentation,
         AgentVisibility seesTheAgent) {
       this.module = module;
       this.instrumentation = instrumentation;
       this.seesTheAgent = seesTheAgent;
     }
 
-    Map<String, TypeAdvice> types() {
-      Map<String, TypeAdvice> made = types;
+    Map<String, TypeHooks> types() {
+      Map<String, TypeHooks> made = types;
       if (made == null) {
         synchronized (this) {
           made = types;
@@ -115,7 +115,7 @@ final class HookTransformer implements ClassFileTransformer {
       return made;
     }
 
-    private Map<String, TypeAdvice> make() {
+    private Map<String, TypeHooks> make() {
       ElementMatcher<ClassLoader> loaders;
       HelperInjector helpers;
       if (module instanceof JdkInstrumentationModule jdk) {
@@ -131,11 +131,11 @@ final class HookTransformer implements ClassFileTransformer {
         loaders = seesTheAgent;
         helpers = new HelperInjector(instrumentation, module.name(), module.helperClassNames());
       }
-      Map<String, TypeAdvice> made = new HashMap<>();
+      Map<String, TypeHooks> made = new HashMap<>();
       for (TypeInstrumentation type : module.typeInstrumentations()) {
-        TypeAdvice advice = new TypeAdvice(loaders, helpers, hooksOf(type));
+        TypeHooks hooks = new TypeHooks(loaders, helpers, hooksOf(type));
         for (String name : type.typeNames()) {
-          made.put(name.replace('.', '/'), advice);
+          made.put(name.replace('.', '/'), hooks);
         }
       }
       return Map.copyOf(made);
@@ -170,7 +170,7 @@ final class HookTransformer implements ClassFileTransformer {
   }
 
   /** One type instrumentation of a module: where it applies, and its hooks. */
-  record TypeAdvice(ElementMatcher<ClassLoader> loaders, HelperInjector helpers,
+  record TypeHooks(ElementMatcher<ClassLoader> loaders, HelperInjector helpers,
       List<HookPoint> hooks) {
 
     byte[] applyTo(byte[] classFile) {
