@@ -89,9 +89,19 @@ class TollgateInterceptorTest {
     assertThat(builder.interceptors().get(0)).isInstanceOf(TollgateInterceptor.class);
 
     OkHttpClient.Builder copy = builder.build().newBuilder();
-    copy.interceptors().add(0, new TollgateInterceptor()); // as a second constructor advice would
+    copy.interceptors().add(0, new TollgateInterceptor()); // as a second constructor's hook would
     TollgateInterceptor.addTo(copy);
     assertThat(copy.interceptors()).hasSize(2).endsWith(own);
+  }
+
+  /** Woven in before the builder's constructor returns, where nothing may be thrown into the app. */
+  @Test
+  void addingToWhatIsNoBuilderThrowsNothingAndIsCounted() {
+    long before = InternalFailures.count("advice");
+
+    TollgateInterceptor.addTo("not a builder");
+
+    assertThat(InternalFailures.count("advice")).isEqualTo(before + 1);
   }
 
   @Test
