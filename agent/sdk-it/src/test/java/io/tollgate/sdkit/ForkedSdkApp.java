@@ -47,7 +47,9 @@ final class ForkedSdkApp {
   /** Runs the steps ({@code chat}, {@code stream}) and waits for the app to end. */
   Run run(String... steps) throws Exception {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // -Dtollgate.it.java=/path/to/bin/java runs the apps on another JDK (as in the agent's tests)
+    command.add(System.getProperty("tollgate.it.java",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     // a short-lived JVM on a shared 2-core machine: cheap JIT and GC
     command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx384m"));
     command.addAll(jvmOptions);
