@@ -5,7 +5,7 @@ import io.tollgate.gate.Gate;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
-import net.bytebuddy.matcher.ElementMatcher;
+import java.util.function.Predicate;
 
 /**
  * Whether a class loader sees the agent's own classes (the bridge and the core) as the agent
@@ -13,7 +13,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * delegate {@code io.tollgate.*} to the system loader (an OSGi bundle, another agent's loader), or
  * that has a Tollgate core of its own, is left alone: its classes are not transformed at all.
  */
-final class AgentVisibility implements ElementMatcher<ClassLoader> {
+final class AgentVisibility implements Predicate<ClassLoader> {
 
   private static final String[] OTHER_AGENTS = {
       "io.opentelemetry.javaagent.", "co.elastic.apm.", "datadog.", "com.datadog.", "com.newrelic.",
@@ -22,7 +22,7 @@ final class AgentVisibility implements ElementMatcher<ClassLoader> {
   private final Map<ClassLoader, Boolean> seen = Collections.synchronizedMap(new WeakHashMap<>());
 
   @Override
-  public boolean matches(ClassLoader loader) {
+  public boolean test(ClassLoader loader) {
     if (loader == null) {
       return false; // the boot loader: nothing of ours is there
     }

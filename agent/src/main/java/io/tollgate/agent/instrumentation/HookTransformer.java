@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.bytebuddy.matcher.ElementMatcher;
+import java.util.function.Predicate;
 
 /**
  * Weaves the modules' hooks into the class files of their types ({@link HookWeaver}), and leaves
@@ -70,7 +70,7 @@ final class HookTransformer implements ClassFileTransformer {
       return null;
     }
     TypeHooks hooks = module.types().get(internalName);
-    if (hooks == null || !hooks.loaders.matches(loader)) {
+    if (hooks == null || !hooks.loaders.test(loader)) {
       return null;
     }
     try {
@@ -116,7 +116,7 @@ final class HookTransformer implements ClassFileTransformer {
     }
 
     private Map<String, TypeHooks> make() {
-      ElementMatcher<ClassLoader> loaders;
+      Predicate<ClassLoader> loaders;
       HelperInjector helpers;
       if (module instanceof JdkInstrumentationModule jdk) {
         try {
@@ -170,7 +170,7 @@ final class HookTransformer implements ClassFileTransformer {
   }
 
   /** One type instrumentation of a module: where it applies, and its hooks. */
-  record TypeHooks(ElementMatcher<ClassLoader> loaders, HelperInjector helpers,
+  record TypeHooks(Predicate<ClassLoader> loaders, HelperInjector helpers,
       List<HookPoint> hooks) {
 
     byte[] applyTo(byte[] classFile) {

@@ -12,17 +12,17 @@ class AgentVisibilityTest {
 
   @Test
   void theLoaderOfTheAgentAndItsChildrenSeeIt() throws Exception {
-    assertThat(seesTheAgent.matches(AgentVisibility.class.getClassLoader())).isTrue();
+    assertThat(seesTheAgent.test(AgentVisibility.class.getClassLoader())).isTrue();
     try (URLClassLoader child = new URLClassLoader(new URL[0], AgentVisibility.class.getClassLoader())) {
-      assertThat(seesTheAgent.matches(child)).isTrue();
+      assertThat(seesTheAgent.test(child)).isTrue();
     }
   }
 
   @Test
   void aLoaderBesideTheClassPathAndTheBootLoaderDoNot() throws Exception {
     try (URLClassLoader isolated = new URLClassLoader(new URL[0], ClassLoader.getPlatformClassLoader())) {
-      assertThat(seesTheAgent.matches(isolated)).isFalse();
+      assertThat(seesTheAgent.test(isolated)).isFalse();
     }
-    assertThat(seesTheAgent.matches(null)).isFalse();
+    assertThat(seesTheAgent.test(null)).isFalse();
   }
 }

@@ -37,6 +37,23 @@ class AgentJarContentsIT {
     }
   }
 
+  /** The agent weaves with ByteBuddy's ASM and counts with two encodings: nothing else of theirs ships. */
+  @Test
+  void bundlesOnlyTheAsmOfByteBuddyAndTheEncodingsTollgateCounts() throws Exception {
+    try (JarFile jar = new JarFile(ForkedApp.agentJar().toFile())) {
+      List<String> names = Collections.list(jar.entries()).stream().map(ZipEntry::getName).toList();
+      String byteBuddy = "io/tollgate/agent/shaded/net/bytebuddy/";
+      assertThat(names.stream().filter(name -> name.startsWith(byteBuddy) && name.endsWith(".class")))
+          .isNotEmpty()
+          .allSatisfy(name -> assertThat(name).startsWith(byteBuddy + "jar/asm/"));
+      assertThat(names.stream().filter(name -> name.endsWith(".tiktoken")))
+          .containsExactlyInAnyOrder(
+              "io/tollgate/agent/shaded/com/knuddels/jtokkit/o200k_base.tiktoken",
+              "io/tollgate/agent/shaded/com/knuddels/jtokkit/cl100k_base.tiktoken");
+      assertThat(names).contains("io/tollgate/llm/o200k_base.ranks", "META-INF/licenses/ASM");
+    }
+  }
+
   @Test
   void isAnAgentThatCanRetransform() throws Exception {
     try (JarFile jar = new JarFile(ForkedApp.agentJar().toFile())) {
