@@ -37,9 +37,12 @@ class AgentJarContentsIT {
     }
   }
 
-  /** The agent weaves with ByteBuddy's ASM and counts with two encodings: nothing else of theirs ships. */
+  /**
+   * The agent weaves with ByteBuddy's ASM, counts with two encodings and reads JSON and YAML with
+   * Jackson's streaming parsers: nothing else of those libraries ships.
+   */
   @Test
-  void bundlesOnlyTheAsmOfByteBuddyAndTheEncodingsTollgateCounts() throws Exception {
+  void leavesOutWhatTheAgentNeverLoads() throws Exception {
     try (JarFile jar = new JarFile(ForkedApp.agentJar().toFile())) {
       List<String> names = Collections.list(jar.entries()).stream().map(ZipEntry::getName).toList();
       String byteBuddy = "io/tollgate/agent/shaded/net/bytebuddy/";
@@ -50,7 +53,12 @@ class AgentJarContentsIT {
           .containsExactlyInAnyOrder(
               "io/tollgate/agent/shaded/com/knuddels/jtokkit/o200k_base.tiktoken",
               "io/tollgate/agent/shaded/com/knuddels/jtokkit/cl100k_base.tiktoken");
-      assertThat(names).contains("io/tollgate/llm/o200k_base.ranks", "META-INF/licenses/ASM");
+      assertThat(names).contains("io/tollgate/llm/o200k_base.ranks", "META-INF/licenses/ASM",
+          "io/tollgate/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class",
+          "io/tollgate/agent/shaded/com/fasterxml/jackson/dataformat/yaml/YAMLFactory.class");
+      assertThat(names).noneMatch(name ->
+          name.startsWith("io/tollgate/agent/shaded/com/fasterxml/jackson/databind/")
+              || name.startsWith("io/tollgate/agent/shaded/com/fasterxml/jackson/annotation/"));
     }
   }
 
