@@ -38,8 +38,8 @@ class AgentJarContentsIT {
   }
 
   /**
-   * The agent weaves with ByteBuddy's ASM, counts with two encodings and reads JSON and YAML with
-   * Jackson's streaming parsers: nothing else of those libraries ships.
+   * The agent weaves with ByteBuddy's ASM, counts with two encodings, reads JSON and YAML with
+   * Jackson's streaming parsers and sends Redis scripts: nothing else of those libraries ships.
    */
   @Test
   void leavesOutWhatTheAgentNeverLoads() throws Exception {
@@ -59,6 +59,9 @@ class AgentJarContentsIT {
       assertThat(names).noneMatch(name ->
           name.startsWith("io/tollgate/agent/shaded/com/fasterxml/jackson/databind/")
               || name.startsWith("io/tollgate/agent/shaded/com/fasterxml/jackson/annotation/"));
+      // Jedis's JSON and search commands' libraries: the limiter only sends scripts
+      assertThat(names).noneMatch(name -> name.startsWith("io/tollgate/agent/shaded/com/google/")
+          || name.startsWith("io/tollgate/agent/shaded/org/json/"));
     }
   }
 
