@@ -28,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
@@ -204,17 +203,10 @@ class ApacheHttpClientAgentIT {
         .withAgent("config=" + config).calls(4, line.read(), url, CHAT);
     ForkedApp other = line.app(dir.resolve("other"))
         .withAgent("config=" + config).calls(4, line.readOtherwise(), url, CHAT);
-    Process first = one.start();
-    Process second = other.start();
-    Run firstRun = one.await(first);
-    Run secondRun = other.await(second);
-
-    assertThat(firstRun.completed()).as(firstRun.toString()).isTrue();
-    assertThat(secondRun.completed()).as(secondRun.toString()).isTrue();
-    List<AppCall> calls = new ArrayList<>(firstRun.calls());
-    calls.addAll(secondRun.calls());
+    List<Run> runs = ForkedApp.runTogether(one, other);
+    List<AppCall> calls = ForkedApp.callsOf(runs);
     assertThat(calls).hasSize(8);
-    assertThat(calls).as("%s\n%s", firstRun, secondRun).filteredOn(c -> c.status() == 200).hasSize(5);
+    assertThat(calls).as("%s", runs).filteredOn(c -> c.status() == 200).hasSize(5);
     List<AppCall> limited = calls.stream().filter(c -> c.status() == 429).toList();
     assertThat(limited).hasSize(3).allSatisfy(c -> {
       assertThat(c.retryAfter()).matches("\\d+");

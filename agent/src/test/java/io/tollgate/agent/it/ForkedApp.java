@@ -154,6 +154,29 @@ final class ForkedApp {
     return await(start());
   }
 
+  /**
+   * Starts every app at once (two JVMs sharing one limit, say), waits for each and checks that
+   * each ran to its end.
+   */
+  static List<Run> runTogether(ForkedApp... apps) throws Exception {
+    List<Process> processes = new ArrayList<>();
+    for (ForkedApp app : apps) {
+      processes.add(app.start());
+    }
+    List<Run> runs = new ArrayList<>();
+    for (int i = 0; i < apps.length; i++) {
+      Run run = apps[i].await(processes.get(i));
+      assertThat(run.completed()).as(run.toString()).isTrue();
+      runs.add(run);
+    }
+    return runs;
+  }
+
+  /** The calls of every run, run by run. */
+  static List<AppCall> callsOf(List<Run> runs) {
+    return runs.stream().flatMap(run -> run.calls().stream()).toList();
+  }
+
   Run await(Process process) throws Exception {
     if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();

@@ -28,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
@@ -188,15 +187,7 @@ class JdkHttpClientAgentIT {
       sending.call("send", url, CHAT);
       submitting.call("async", url, CHAT);
     }
-    Process first = sending.start();
-    Process second = submitting.start();
-    Run sync = sending.await(first);
-    Run async = submitting.await(second);
-
-    assertThat(sync.completed()).as(sync.toString()).isTrue();
-    assertThat(async.completed()).as(async.toString()).isTrue();
-    List<AppCall> calls = new ArrayList<>(sync.calls());
-    calls.addAll(async.calls());
+    List<AppCall> calls = ForkedApp.callsOf(ForkedApp.runTogether(sending, submitting));
     assertThat(calls).hasSize(8);
     assertThat(calls).filteredOn(c -> c.status() == 200).hasSize(5);
     assertThat(calls).filteredOn(c -> c.status() == 429).hasSize(3)

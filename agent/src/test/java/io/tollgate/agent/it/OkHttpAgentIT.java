@@ -159,15 +159,7 @@ class OkHttpAgentIT {
         .withAgent("config=" + config).calls(4, "sync", url, CHAT);
     ForkedApp enqueuing = ForkedApp.okhttp(okhttp, dir.resolve("async"))
         .withAgent("config=" + config).calls(4, "async", url, CHAT);
-    Process first = executing.start();
-    Process second = enqueuing.start();
-    Run sync = executing.await(first);
-    Run async = enqueuing.await(second);
-
-    assertThat(sync.completed()).as(sync.toString()).isTrue();
-    assertThat(async.completed()).as(async.toString()).isTrue();
-    List<AppCall> calls = new java.util.ArrayList<>(sync.calls());
-    calls.addAll(async.calls());
+    List<AppCall> calls = ForkedApp.callsOf(ForkedApp.runTogether(executing, enqueuing));
     assertThat(calls).hasSize(8);
     assertThat(calls).filteredOn(c -> c.status() == 200).hasSize(5);
     List<AppCall> limited = calls.stream().filter(c -> c.status() == 429).toList();

@@ -13,7 +13,6 @@ import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.redis.RedisCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AutoClose;
@@ -61,17 +60,10 @@ class RedisClusterAgentIT {
         .withAgent("config=" + config).calls(4, "sync", url, CHAT);
     ForkedApp enqueuing = ForkedApp.okhttp("4", dir.resolve("async"))
         .withAgent("config=" + config).calls(4, "async", url, CHAT);
-    Process first = executing.start();
-    Process second = enqueuing.start();
-    Run sync = executing.await(first);
-    Run async = enqueuing.await(second);
-
-    assertThat(sync.completed()).as(sync.toString()).isTrue();
-    assertThat(async.completed()).as(async.toString()).isTrue();
-    assertThat(sync.stderr()).as("only the start-up line").hasSize(1);
-    assertThat(async.stderr()).as("only the start-up line").hasSize(1);
-    List<AppCall> calls = new ArrayList<>(sync.calls());
-    calls.addAll(async.calls());
+    List<Run> runs = ForkedApp.runTogether(executing, enqueuing);
+    assertThat(runs).allSatisfy(run ->
+        assertThat(run.stderr()).as("only the start-up line").hasSize(1));
+    List<AppCall> calls = ForkedApp.callsOf(runs);
     assertThat(calls).extracting(AppCall::status).filteredOn(status -> status == 200).hasSize(5);
     assertThat(calls).extracting(AppCall::status).filteredOn(status -> status == 429).hasSize(3);
     assertThat(primary.requestCount()).isEqualTo(5);
