@@ -175,6 +175,22 @@ public final class TokenCounter {
     return recent.count(text);
   }
 
+  /**
+   * Tokens of {@code text} (unscaled), counted now and not remembered: for a text seen once, such
+   * as a response's output, which would only crowd a chat's history out of the counts kept.
+   */
+  public int countOnce(String text) {
+    if (text == null || text.isEmpty()) {
+      return 0;
+    }
+    return countNow(text);
+  }
+
+  /** How many long texts' counts this counter remembers now. */
+  int rememberedCounts() {
+    return recent.kept();
+  }
+
   private int countNow(String text) {
     return encoding().countTokensOrdinary(text);
   }

@@ -46,6 +46,20 @@ class TokenCounterTest {
   }
 
   @Test
+  void countsATextSeenOnceWithoutRememberingIt() {
+    // 443 characters: 40 × ("reply", " once"), then " now"; no other test counts this text
+    String reply = "reply once ".repeat(40) + "now";
+    int remembered = o200k.rememberedCounts();
+
+    assertThat(o200k.countOnce(reply)).isEqualTo(81);
+    assertThat(o200k.rememberedCounts()).as("after countOnce").isEqualTo(remembered);
+    assertThat(o200k.count(reply)).isEqualTo(81);
+    assertThat(o200k.rememberedCounts()).as("after count").isEqualTo(remembered + 1);
+    assertThat(o200k.countOnce("")).isZero();
+    assertThat(o200k.countOnce(null)).isZero();
+  }
+
+  @Test
   void countsTheChatRolesAsOneTokenEach() {
     // Derived by running jtokkit; the cookbook's 129 and 124 (RequestEstimateTest) depend on it.
     for (String role : new String[] {"system", "user", "assistant"}) {

@@ -4,6 +4,8 @@ import static io.tollgate.llm.Fixtures.utf8;
 import static io.tollgate.llm.Fixtures.whole;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.EncodingType;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -83,6 +85,23 @@ class UsageFromResponsesTest {
           Fixtures.bytes("responses/compatible-chat-no-usage.json"));
 
       assertThat(usage).isEqualTo(estimated(9, 6, 0, 0, "gpt-4"));
+    }
+
+    @Test
+    void aLongReplyEstimatedFromItsTextIsNotRememberedAsAPrompt() {
+      String reply = "An answer the chat will not send back as a prompt. ".repeat(8);
+      String body = "{\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,\"message\":"
+          + "{\"role\":\"assistant\",\"content\":\"" + reply + "\"}}]}";
+      TokenCounter o200k = TokenCounter.forModel("gpt-4o");
+      int remembered = o200k.rememberedCounts();
+      int tokens = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE)
+          .countTokensOrdinary(reply);
+
+      assertThat(whole(openAi.newUsageTap("application/json", false), utf8(body)))
+          .isEqualTo(estimated(0, tokens, 0, 0, "gpt-4o"));
+      assertThat(tokens).isEqualTo(97); // 8 × 12, and the last space
+      // the chat history's counts (RecentCounts) stay for the prompts they serve
+      assertThat(o200k.rememberedCounts()).isEqualTo(remembered);
     }
 
     @Test

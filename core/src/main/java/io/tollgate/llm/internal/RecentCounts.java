@@ -48,7 +48,7 @@ public final class RecentCounts {
   }
 
   /** How many counts are kept now. */
-  int kept() {
+  public int kept() {
     return counts.size();
   }
 
