@@ -1,6 +1,5 @@
 package io.tollgate.agent.apache4;
 
-import io.tollgate.agent.apache4.helpers.Classic4Execution;
 import io.tollgate.agent.instrumentation.Hook;
 import io.tollgate.agent.instrumentation.MethodFilter;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;

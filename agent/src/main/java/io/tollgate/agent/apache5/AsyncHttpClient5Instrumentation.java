@@ -1,6 +1,5 @@
 package io.tollgate.agent.apache5;
 
-import io.tollgate.agent.apache5.helpers.Async5Execution;
 import io.tollgate.agent.instrumentation.Hook;
 import io.tollgate.agent.instrumentation.MethodFilter;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;

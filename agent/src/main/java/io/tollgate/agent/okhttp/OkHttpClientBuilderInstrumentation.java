@@ -4,9 +4,7 @@ import io.tollgate.agent.instrumentation.Hook;
 import io.tollgate.agent.instrumentation.MethodFilter;
 import io.tollgate.agent.instrumentation.Passed;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
-import io.tollgate.agent.okhttp.helpers.TollgateInterceptor;
 import java.util.List;
-import okhttp3.OkHttpClient;
 
 /**
  * Every {@code OkHttpClient.Builder} (and so every client, {@code new OkHttpClient()} included)

@@ -6,7 +6,6 @@ import io.tollgate.agent.instrumentation.Passed;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
 import io.tollgate.agent.okhttp.helpers.FallbackCredentials;
 import java.util.List;
-import okhttp3.OkHttpClient;
 
 /**
  * Every {@code OkHttpClient} made from a builder ({@code build()}, {@code new OkHttpClient()})

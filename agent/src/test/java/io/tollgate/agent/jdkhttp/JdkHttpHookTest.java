@@ -39,8 +39,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hook wired by hand (no agent): {@link #send} and {@link #sendAsync} do what the advice does
- * around a real JDK {@code HttpClient}, against mock providers. The agent wiring (advice, the
+ * The hook wired by hand (no agent): {@link #send} and {@link #sendAsync} do what the woven hooks do
+ * around a real JDK {@code HttpClient}, against mock providers. The agent wiring (the weaving, the
  * constants, retransformation) is covered by the forked-JVM tests.
  */
 class JdkHttpHookTest {
@@ -275,7 +275,7 @@ class JdkHttpHookTest {
     };
   }
 
-  /** What the advice around {@code send} does. */
+  /** What the hook woven into {@code send} does. */
   @SuppressWarnings("unchecked")
   private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws Throwable {
     Object answer = hook.onSend(client, request, handler);
@@ -288,7 +288,7 @@ class JdkHttpHookTest {
     return (HttpResponse<T>) answer;
   }
 
-  /** What the advice around {@code sendAsync} does. */
+  /** What the hook woven into {@code sendAsync} does. */
   @SuppressWarnings("unchecked")
   private <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
       HttpResponse.BodyHandler<T> handler) {

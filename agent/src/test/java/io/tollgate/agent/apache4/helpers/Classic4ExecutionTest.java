@@ -39,8 +39,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The classic HttpClient 5 helpers wired by hand (no agent: {@code run} called where the advice
- * would call it) on HttpClient 4.5.13, against mock providers; the
+ * The classic HttpClient 4.5 helpers wired by hand (no agent: {@code run} called where the
+ * woven hook would call it) on HttpClient 4.5.13, against mock providers; the
  * agent wiring and the newest release are covered by the forked-JVM tests.
  */
 class Classic4ExecutionTest {
@@ -190,7 +190,7 @@ class Classic4ExecutionTest {
     assertThat(backup.requestCount()).isZero();
   }
 
-  /** What the advice does around {@code doExecute}. */
+  /** What the hook woven into {@code doExecute} does. */
   private CloseableHttpResponse execute(HttpUriRequest request) throws Exception {
     URI uri = request.getURI();
     HttpHost target = new HttpHost(uri.getHost(), uri.getPort(), uri.getScheme());

@@ -44,8 +44,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The async HttpClient 5 helpers wired by hand (no agent: {@code run} called where the advice
- * would call it) on HttpClient 5.1, against mock providers; the agent wiring and the newest
+ * The async HttpClient 5 helpers wired by hand (no agent: {@code run} called where the
+ * woven hook would call it) on HttpClient 5.1, against mock providers; the agent wiring and the newest
  * release are covered by the forked-JVM tests.
  */
 class Async5ExecutionTest {
@@ -251,7 +251,7 @@ class Async5ExecutionTest {
     return execute(SimpleRequestProducer.create(request), request.getUri());
   }
 
-  /** What the advice does around {@code doExecute}. */
+  /** What the hook woven into {@code doExecute} does. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private Answer execute(AsyncRequestProducer producer, URI uri) throws Exception {
     CompletableFuture<SimpleHttpResponse> called = new CompletableFuture<>();

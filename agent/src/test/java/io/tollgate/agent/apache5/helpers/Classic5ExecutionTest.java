@@ -39,8 +39,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The classic HttpClient 5 helpers wired by hand (no agent: {@code run} called where the advice
- * would call it) on HttpClient 5.1, the oldest supported release, against mock providers; the
+ * The classic HttpClient 5 helpers wired by hand (no agent: {@code run} called where the
+ * woven hook would call it) on HttpClient 5.1, the oldest supported release, against mock providers; the
  * agent wiring and the newest release are covered by the forked-JVM tests.
  */
 class Classic5ExecutionTest {
@@ -190,7 +190,7 @@ class Classic5ExecutionTest {
     assertThat(backup.requestCount()).isZero();
   }
 
-  /** What the advice does around {@code doExecute}. */
+  /** What the hook woven into {@code doExecute} does. */
   @SuppressWarnings("deprecation")
   private CloseableHttpResponse execute(ClassicHttpRequest request) throws Exception {
     URI uri = request.getUri();

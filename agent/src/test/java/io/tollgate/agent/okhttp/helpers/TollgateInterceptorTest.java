@@ -306,10 +306,10 @@ class TollgateInterceptorTest {
     return new OkHttpClient.Builder().addInterceptor(new TollgateInterceptor()).build();
   }
 
-  /** {@code enqueue}, as the agent's advice sees it, with the answer read whole on the dispatcher. */
+  /** {@code enqueue}, as the agent's hook sees it, with the answer read whole on the dispatcher. */
   private static Response enqueued(OkHttpClient client, Request request) throws Exception {
     Call call = client.newCall(request);
-    EnqueuedTenants.remember(call); // what the agent's advice on enqueue does
+    EnqueuedTenants.remember(call); // what the agent's hook on enqueue does
     CompletableFuture<Response> answer = new CompletableFuture<>();
     call.enqueue(new Callback() {
       @Override
