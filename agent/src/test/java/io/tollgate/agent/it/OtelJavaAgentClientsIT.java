@@ -30,11 +30,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Each instrumented client besides OkHttp (the JDK's {@code HttpClient}, Apache HttpClient 4.5,
- * 5 classic and 5 async) under both the OpenTelemetry Java agent and Tollgate's, in either order,
- * one JVM per client and order doing every scenario: an exact limit, a 429 answered by the fallback
- * with its own key, a stream's bytes unchanged, and one OpenTelemetry client span per request sent,
- * under Tollgate's attempt.
+ * Each instrumented client (OkHttp 3, 4 and 5, the JDK's {@code HttpClient}, Apache HttpClient
+ * 4.5, 5 classic and 5 async) under both the OpenTelemetry Java agent and Tollgate's, in either
+ * order, one JVM per client and order doing every scenario: an exact limit, a 429 answered by the
+ * fallback with its own key, a stream's bytes unchanged, and one OpenTelemetry client span per
+ * request sent, under Tollgate's attempt.
  */
 class OtelJavaAgentClientsIT {
 
@@ -78,6 +78,9 @@ class OtelJavaAgentClientsIT {
 
     static Client of(String name) {
       return switch (name) {
+        case "okhttp-3", "okhttp-4", "okhttp-5" -> new Client(name,
+            "io.tollgate.agent.it.app.OkHttpApp", "stream", List.of("async"),
+            List.of("sync", "async", "sync"), 0, ClientSpans.PER_ATTEMPT_AND_ANSWERED_WHEN_SECOND);
         case "jdk" -> new Client(null, "io.tollgate.agent.it.app.JdkHttpClientApp", "stream",
             List.of("async"), List.of("send", "async", "send"), 0, ClientSpans.PER_ATTEMPT);
         case "classic-4" -> new Client("apache-4", "io.tollgate.agent.it.app.ApacheClassic4App",
@@ -107,13 +110,19 @@ class OtelJavaAgentClientsIT {
    * the OpenTelemetry agent spans the app's call outside Tollgate's hook and suppresses the spans of
    * everything inside it, Tollgate's attempts included: one span per app call (the primary's URL,
    * the final status), around Tollgate's call (classic) or in a trace of its own (async, whose span
-   * starts on the I/O thread).
+   * starts on the I/O thread). OkHttp: each request sent gets its span under its attempt; when the
+   * OpenTelemetry agent attached second, its interceptor also sees the call Tollgate answered
+   * itself, and spans it on its own (nothing was sent: the synthetic 429, in a trace of its own).
    */
-  private enum ClientSpans { PER_ATTEMPT, PER_APP_CALL_AROUND_TOLLGATE, PER_APP_CALL_APART }
+  private enum ClientSpans {
+    PER_ATTEMPT, PER_ATTEMPT_AND_ANSWERED_WHEN_SECOND, PER_APP_CALL_AROUND_TOLLGATE, PER_APP_CALL_APART
+  }
 
   @ParameterizedTest(name = "{0}, OpenTelemetry agent {1}")
-  @CsvSource({"jdk, first", "jdk, second", "classic-4, first", "classic-4, second",
-      "classic-5, first", "classic-5, second", "async-5, first", "async-5, second"})
+  @CsvSource({"okhttp-3, first", "okhttp-3, second", "okhttp-4, first", "okhttp-4, second",
+      "okhttp-5, first", "okhttp-5, second", "jdk, first", "jdk, second",
+      "classic-4, first", "classic-4, second", "classic-5, first", "classic-5, second",
+      "async-5, first", "async-5, second"})
   void limitsFallsBackAndStreamsBesideTheOpenTelemetryAgent(String name, String otelPosition)
       throws Exception {
     Client client = Client.of(name);
@@ -206,8 +215,13 @@ class OtelJavaAgentClientsIT {
     List<Span> attempts = await("tollgate.attempt", attemptsMade);
     await("tollgate.call", appCalls);
     Set<String> attemptIds = attempts.stream().map(s -> hex(s.getSpanId())).collect(Collectors.toSet());
-    List<Span> clientSpans = awaitClientSpans(
-        client.spans() == ClientSpans.PER_ATTEMPT ? attemptsMade : appCalls);
+    boolean answeredSpanned = client.spans() == ClientSpans.PER_ATTEMPT_AND_ANSWERED_WHEN_SECOND
+        && otelPosition.equals("second");
+    List<Span> clientSpans = awaitClientSpans(switch (client.spans()) {
+      case PER_ATTEMPT -> attemptsMade;
+      case PER_ATTEMPT_AND_ANSWERED_WHEN_SECOND -> attemptsMade + (answeredSpanned ? 1 : 0);
+      case PER_APP_CALL_AROUND_TOLLGATE, PER_APP_CALL_APART -> appCalls;
+    });
     List<String> callParents = named("tollgate.call").stream()
         .map(span -> hex(span.getParentSpanId())).toList();
     switch (client.spans()) {
@@ -216,6 +230,19 @@ class OtelJavaAgentClientsIT {
       case PER_ATTEMPT -> assertThat(clientSpans).as(summary()).hasSize(attemptsMade)
           .extracting(span -> hex(span.getParentSpanId()))
           .containsExactlyInAnyOrderElementsOf(attemptIds);
+      case PER_ATTEMPT_AND_ANSWERED_WHEN_SECOND -> {
+        List<Span> sent = clientSpans.stream()
+            .filter(span -> attemptIds.contains(hex(span.getParentSpanId()))).toList();
+        assertThat(sent).as(summary()).extracting(span -> hex(span.getParentSpanId()))
+            .containsExactlyInAnyOrderElementsOf(attemptIds);
+        List<Span> answered = clientSpans.stream().filter(span -> !sent.contains(span)).toList();
+        assertThat(answered).as(summary()).hasSize(answeredSpanned ? 1 : 0)
+            .allSatisfy(span -> {
+              assertThat(span.getParentSpanId().isEmpty()).isTrue();
+              assertThat(intAttribute(span, "server.port")).isEqualTo(limited.port());
+              assertThat(intAttribute(span, "http.response.status_code")).isEqualTo(429);
+            });
+      }
       case PER_APP_CALL_AROUND_TOLLGATE -> assertThat(clientSpans).as(summary()).hasSize(appCalls)
           .extracting(span -> hex(span.getSpanId()))
           .containsExactlyInAnyOrderElementsOf(callParents);
@@ -292,6 +319,11 @@ class OtelJavaAgentClientsIT {
 
   private List<Span> named(String name) {
     return receiver.spans().stream().filter(s -> s.getName().equals(name)).toList();
+  }
+
+  private static long intAttribute(Span span, String key) {
+    return span.getAttributesList().stream().filter(kv -> kv.getKey().equals(key))
+        .mapToLong(kv -> kv.getValue().getIntValue()).findFirst().orElse(-1);
   }
 
   private static String hex(ByteString bytes) {
