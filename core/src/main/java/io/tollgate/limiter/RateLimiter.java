@@ -1,7 +1,7 @@
 package io.tollgate.limiter;
 
+import io.tollgate.limiter.internal.Outcomes;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -81,16 +81,8 @@ public interface RateLimiter extends AutoCloseable {
    * those before it are released.
    */
   default JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
-    List<Decision> decisions = new ArrayList<>(charges.size());
-    for (Charge charge : charges) {
-      Decision decision = reserve(charge.subject(), charge.limits(), requests, tokens);
-      decisions.add(decision);
-      if (!decision.allowed()) {
-        decisions.forEach(earlier -> earlier.reservation().ifPresent(this::release));
-        break;
-      }
-    }
-    return new JointDecision(decisions);
+    return Outcomes.inTurn(charges,
+        charge -> reserve(charge.subject(), charge.limits(), requests, tokens), this::release);
   }
 
   /** Settles every reservation of an allowed joint decision with the same actual usage. */

@@ -64,13 +64,20 @@ public final class RedisRateLimiter implements RateLimiter {
   /** Uses {@code redis} (from {@link RedisClients}: a pooled client or a {@code JedisCluster}); the caller closes it. */
   public static RedisRateLimiter using(UnifiedJedis redis) {
     Objects.requireNonNull(redis, "redis");
-    return new RedisRateLimiter(() -> redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL, () -> { });
+    return connected(new RedisRateLimiter(() -> redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL,
+        () -> { }), redis);
   }
 
   /** As {@link #using}, and closing this limiter closes the client. */
   public static RedisRateLimiter owning(UnifiedJedis redis, Duration reservationTtl) {
     Objects.requireNonNull(redis, "redis");
-    return new RedisRateLimiter(() -> redis, reservationTtl, redis);
+    return connected(new RedisRateLimiter(() -> redis, reservationTtl, redis), redis);
+  }
+
+  /** A client handed over is there from the start: the first joint reserve can be pipelined. */
+  private static RedisRateLimiter connected(RedisRateLimiter limiter, UnifiedJedis redis) {
+    limiter.redis = redis;
+    return limiter;
   }
 
   /**
@@ -116,12 +123,87 @@ public final class RedisRateLimiter implements RateLimiter {
       return leases.reserve(subject, limits, requests, tokens);
     }
     String id = ReservationIds.next();
-    StepResult result = parse(run(subject, id, limits, "reserve", requests, tokens,
-        reservationTtl.toMillis(), List.of()));
+    List<?> reply = (List<?>) eval(keys(subject, id), reserveArgs(limits, requests, tokens));
+    return reserved(subject, limits, id, requests, tokens, parse(reply));
+  }
+
+  private List<byte[]> reserveArgs(Limits limits, long requests, long tokens) {
+    return args(limits, "reserve", requests, tokens, reservationTtl.toMillis(), List.of());
+  }
+
+  /** The decision a reserve's reply gives; allowed, it holds the reservation the script recorded. */
+  private static Decision reserved(Subject subject, Limits limits, String id, long requests,
+      long tokens, StepResult result) {
     Reservation reservation = result.outcome() == 1
         ? new Reservation(id, subject, limits, requests, tokens, false)
         : null;
     return Outcomes.decision(limits, result, false, reservation);
+  }
+
+  /**
+   * On a standalone Redis, the reserves of a call charged to several subjects (a tenant and a
+   * provider account) go in one pipeline: one round trip, not one per subject. The subjects cannot
+   * share a script run (on a Cluster their keys live on different slots, so one script must not
+   * span them anywhere), so, as {@link RateLimiter#reserveAll} does, a denial gives back what the
+   * others took and the answer lists the decisions up to the first denial. A Cluster, leased
+   * limits or a cost that never fits reserve in turn.
+   */
+  @Override
+  public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
+    if (!pipelinesReserves(charges, requests, tokens)) {
+      return RateLimiter.super.reserveAll(charges, requests, tokens);
+    }
+    List<String> ids = new ArrayList<>(charges.size());
+    List<Response<Object>> replies = new ArrayList<>(charges.size());
+    try (Pipeline pipeline = ((PooledRedis) redis()).pipeline()) {
+      for (Charge charge : charges) {
+        String id = ReservationIds.next();
+        ids.add(id);
+        replies.add(pipeline.evalsha(SCRIPT_SHA1, keys(charge.subject(), id),
+            reserveArgs(charge.limits(), requests, tokens)));
+      }
+      pipeline.sync();
+    }
+    List<Decision> decisions = new ArrayList<>(charges.size());
+    int firstDenial = -1;
+    for (int i = 0; i < charges.size(); i++) {
+      Charge charge = charges.get(i);
+      List<?> reply;
+      try {
+        reply = (List<?>) replies.get(i).get();
+      } catch (JedisNoScriptException e) {
+        // that reserve did not run: sent alone, EVAL runs it and caches the script again
+        reply = (List<?>) eval(keys(charge.subject(), ids.get(i)),
+            reserveArgs(charge.limits(), requests, tokens));
+      }
+      Decision decision = reserved(charge.subject(), charge.limits(), ids.get(i), requests, tokens,
+          parse(reply));
+      decisions.add(decision);
+      if (!decision.allowed() && firstDenial < 0) {
+        firstDenial = i;
+      }
+    }
+    if (firstDenial < 0) {
+      return new JointDecision(decisions);
+    }
+    decisions.forEach(decision -> decision.reservation().ifPresent(this::release));
+    return new JointDecision(decisions.subList(0, firstDenial + 1));
+  }
+
+  /** True when {@link #reserveAll} sends {@code charges} in one pipeline (see there). */
+  boolean pipelinesReserves(List<Charge> charges, long requests, long tokens) {
+    // the client as it is: connecting is the first reserve's business, inside the caller's breaker
+    if (charges.size() < 2 || !(redis instanceof PooledRedis)) {
+      return false;
+    }
+    Outcomes.checkCost(requests, tokens);
+    for (Charge charge : charges) {
+      if (charge.limits().leases().isPresent()
+          || Outcomes.neverFits(charge.limits(), requests, tokens)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -99,19 +99,24 @@ public final class ResilientRateLimiter implements RateLimiter {
   @Override
   public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
     Outcomes.checkCost(requests, tokens);
-    if (breaker.tryAcquirePermission()) {
-      long start = System.nanoTime();
-      try {
-        Decision decision = shared.reserve(subject, limits, requests, tokens);
-        breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        return decision;
-      } catch (JedisException e) {
-        lastFailure.set(e); // before onError, which may open the breaker and log the episode
-        breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
-        LOG.log(Level.DEBUG, "Redis limiter call failed", e);
-      }
+    Decision decision = onShared(() -> shared.reserve(subject, limits, requests, tokens));
+    return decision != null ? decision : degraded(subject, limits, requests, tokens);
+  }
+
+  /**
+   * One breaker call for the lot when the shared limiter sends the subjects' reserves together
+   * ({@link RedisRateLimiter#reserveAll}); Redis failing, each subject is decided by the failure
+   * policy, in turn. Otherwise each subject in turn through {@link #reserve}.
+   */
+  @Override
+  public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
+    if (!(shared instanceof RedisRateLimiter redis
+        && redis.pipelinesReserves(charges, requests, tokens))) {
+      return RateLimiter.super.reserveAll(charges, requests, tokens);
     }
-    return degraded(subject, limits, requests, tokens);
+    JointDecision decision = onShared(() -> shared.reserveAll(charges, requests, tokens));
+    return decision != null ? decision : Outcomes.inTurn(charges,
+        charge -> degraded(charge.subject(), charge.limits(), requests, tokens), this::release);
   }
 
   private Decision degraded(Subject subject, Limits limits, long requests, long tokens) {
@@ -135,7 +140,7 @@ public final class ResilientRateLimiter implements RateLimiter {
     if (reservation.local()) {
       return local.settle(reservation, actualTokens);
     }
-    return onShared(() -> shared.settle(reservation, actualTokens) ? 1 : 0) == 1;
+    return appliedOnShared(() -> shared.settle(reservation, actualTokens) ? 1 : 0) == 1;
   }
 
   /** A local reservation is settled at once (in memory: cheaper than a hand-off). */
@@ -160,7 +165,8 @@ public final class ResilientRateLimiter implements RateLimiter {
         onShared.add(settlement);
       }
     }
-    return onShared.isEmpty() ? applied : applied + onShared(() -> shared.settleEach(onShared));
+    return onShared.isEmpty()
+        ? applied : applied + appliedOnShared(() -> shared.settleEach(onShared));
   }
 
   @Override
@@ -173,7 +179,7 @@ public final class ResilientRateLimiter implements RateLimiter {
     if (reservation.local()) {
       return local.release(reservation);
     }
-    return onShared(() -> shared.release(reservation) ? 1 : 0) == 1;
+    return appliedOnShared(() -> shared.release(reservation) ? 1 : 0) == 1;
   }
 
   /**
@@ -182,19 +188,26 @@ public final class ResilientRateLimiter implements RateLimiter {
    *
    * @return what {@code call} returned (how many were applied), 0 when dropped
    */
-  private int onShared(IntSupplier call) {
+  private int appliedOnShared(Supplier<Integer> call) {
+    Integer applied = onShared(call);
+    return applied == null ? 0 : applied;
+  }
+
+  /** {@code call} through the breaker; null when the breaker is open or Redis failed (counted). */
+  private <T> T onShared(Supplier<T> call) {
     if (!breaker.tryAcquirePermission()) {
-      return 0;
+      return null;
     }
     long start = System.nanoTime();
     try {
-      int applied = call.getAsInt();
+      T result = call.get();
       breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-      return applied;
+      return result;
     } catch (JedisException e) {
-      lastFailure.set(e);
+      lastFailure.set(e); // before onError, which may open the breaker and log the episode
       breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
-      return 0;
+      LOG.log(Level.DEBUG, "Redis limiter call failed", e);
+      return null;
     }
   }
 

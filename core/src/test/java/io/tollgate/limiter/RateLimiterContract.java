@@ -213,6 +213,62 @@ abstract class RateLimiterContract {
   }
 
   @Test
+  void aJointReservationChargesEverySubjectWhenEachHasRoom() {
+    Subject tenant = freshSubject();
+    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
+    Limits providerLimits = Limits.of(Limit.requests(5, YEAR), Limit.tokens(2000, YEAR));
+
+    JointDecision allowed = limiter().reserveAll(
+        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+
+    assertThat(allowed.allowed()).isTrue();
+    assertThat(allowed.decisions()).extracting(Decision::remainingTokens).containsExactly(600L, 1600L);
+    assertThat(allowed.decisions().get(1).remainingRequests()).isEqualTo(4);
+    assertThat(allowed.reservations()).extracting(Reservation::subject)
+        .containsExactly(tenant, provider);
+    allowed.reservations().forEach(reservation ->
+        assertThat(limiter().settle(reservation, 100)).isTrue());
+    assertThat(limiter().reserve(tenant, tenantLimits, 1, 0).remainingTokens()).isEqualTo(900);
+    assertThat(limiter().reserve(provider, providerLimits, 1, 0).remainingTokens()).isEqualTo(1900);
+  }
+
+  @Test
+  void aJointReservationDeniedByTheFirstSubjectChargesNone() {
+    Subject tenant = freshSubject();
+    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
+    Limits providerLimits = Limits.of(Limit.requests(5, YEAR), Limit.tokens(1000, YEAR));
+    limiter().reserve(tenant, tenantLimits, 700);
+
+    JointDecision denied = limiter().reserveAll(
+        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+
+    assertThat(denied.allowed()).isFalse();
+    // the answer ends at the denial, whichever subjects a backend asked at once
+    assertThat(denied.decisions()).hasSize(1);
+    assertThat(denied.denial().orElseThrow().remainingTokens()).isEqualTo(300);
+    Decision untouched = limiter().reserve(provider, providerLimits, 1000);
+    assertThat(untouched.allowed()).isTrue();
+    assertThat(untouched.remainingRequests()).isEqualTo(4);
+  }
+
+  @Test
+  void aJointReservationThatNeverFitsOneSubjectChargesNone() {
+    Subject tenant = freshSubject();
+    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
+    Limits providerLimits = Limits.of(Limit.tokens(300, YEAR));
+
+    JointDecision denied = limiter().reserveAll(
+        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+
+    assertThat(denied.allowed()).isFalse();
+    assertThat(denied.denial().orElseThrow().outcome()).isEqualTo(Outcome.NEVER_FITS);
+    assertThat(limiter().reserve(tenant, tenantLimits, 1000).allowed()).isTrue();
+  }
+
+  @Test
   void slidingWindowCountsUpToCapacity() {
     Subject tenant = freshSubject();
     Limits limits = Limits.of(Limit.of(Dimension.REQUESTS, 5, YEAR, Algorithm.SLIDING_WINDOW),

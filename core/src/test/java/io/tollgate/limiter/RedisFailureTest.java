@@ -97,6 +97,52 @@ class RedisFailureTest {
   }
 
   @Test
+  void aJointReservationSentTogetherRecoversFromAScriptFlush() {
+    RedisRateLimiter limiter = redisLimiter(Duration.ofSeconds(2));
+    Subject tenant = Subject.of("tenant", "joint-flush");
+    Subject provider = Subject.of("provider", "joint-flush");
+    Limits limits = Limits.of(Limit.requests(10, Duration.ofDays(365)));
+    List<Charge> charges = List.of(new Charge(tenant, limits), new Charge(provider, limits));
+    assertThat(limiter.reserve(tenant, limits, 1, 0).allowed()).isTrue(); // connected, script cached
+
+    server.flushScripts();
+    JointDecision afterFlush = limiter.reserveAll(charges, 1, 0);
+    JointDecision cachedAgain = limiter.reserveAll(charges, 1, 0);
+
+    assertThat(limiter.pipelinesReserves(charges, 1, 0)).isTrue();
+    assertThat(afterFlush.allowed()).isTrue();
+    assertThat(afterFlush.decisions()).extracting(Decision::remainingRequests).containsExactly(8L, 9L);
+    assertThat(cachedAgain.decisions()).extracting(Decision::remainingRequests).containsExactly(7L, 8L);
+  }
+
+  @Test
+  void aJointReservationSentTogetherIsDecidedLocallyForEverySubjectWhileRedisIsDown() {
+    RedisRateLimiter redis = redisLimiter();
+    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redis)
+        .onFailure(FailurePolicy.FAIL_OPEN)
+        .localShare(0.5)
+        .build();
+    Subject tenant = Subject.of("tenant", "joint-outage");
+    Subject provider = Subject.of("provider", "joint-outage");
+    Limits limits = Limits.of(Limit.requests(20, Duration.ofDays(1)));
+    List<Charge> charges = List.of(new Charge(tenant, limits), new Charge(provider, limits));
+    JointDecision shared = limiter.reserveAll(charges, 1, 0);
+    assertThat(redis.pipelinesReserves(charges, 1, 0)).isTrue();
+    assertThat(shared.degraded()).isFalse();
+    assertThat(shared.decisions()).extracting(Decision::remainingRequests).containsExactly(19L, 19L);
+
+    server.stop();
+    JointDecision local = limiter.reserveAll(charges, 1, 0);
+
+    // each subject in memory, on half of its limit: 10, one taken
+    assertThat(local.allowed()).isTrue();
+    assertThat(local.decisions()).allSatisfy(decision -> assertThat(decision.degraded()).isTrue())
+        .extracting(Decision::remainingRequests).containsExactly(9L, 9L);
+    assertThat(local.reservations()).allSatisfy(reservation ->
+        assertThat(reservation.local()).isTrue());
+  }
+
+  @Test
   void failOpenDecidesLocallyWithinTheTimeoutAndRecoversAfterRestart() throws Exception {
     ResilientRateLimiter limiter = ResilientRateLimiter.builder(redisLimiter())
         .onFailure(FailurePolicy.FAIL_OPEN)

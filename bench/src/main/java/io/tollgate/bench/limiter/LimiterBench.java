@@ -63,6 +63,10 @@ public final class LimiterBench {
       contenders.add(ClosedLoop.driving(TollgateScenario.reserveAndSettle(redis), server));
       contenders.add(ClosedLoop.driving(new UnpooledTollgateScenario(server), server));
     }
+    if (options.runs("joint")) {
+      contenders.add(ClosedLoop.driving(JointScenario.pipelined(redis), server));
+      contenders.add(ClosedLoop.driving(JointScenario.inTurn(redis), server));
+    }
     if (options.runs("ceiling")) {
       contenders.add(new RedisBenchmarkCeiling(server));
     }

@@ -1,7 +1,9 @@
 package io.tollgate.limiter.internal;
 
+import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.LimitState;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Outcome;
@@ -10,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** The checks and answers every backend shares, so that they cannot drift apart. */
 public final class Outcomes {
@@ -40,6 +44,24 @@ public final class Outcomes {
     List<LimitState> states = new ArrayList<>();
     limits.all().forEach(limit -> states.add(new LimitState(limit, -1, Duration.ZERO)));
     return new Decision(Outcome.NEVER_FITS, states, Duration.ZERO, degraded, Optional.empty());
+  }
+
+  /**
+   * A call charged to several subjects, reserved on each in turn: at the first denial, the
+   * reservations taken before it are given back and the answer ends there.
+   */
+  public static JointDecision inTurn(List<Charge> charges, Function<Charge, Decision> reserve,
+      Consumer<Reservation> release) {
+    List<Decision> decisions = new ArrayList<>(charges.size());
+    for (Charge charge : charges) {
+      Decision decision = reserve.apply(charge);
+      decisions.add(decision);
+      if (!decision.allowed()) {
+        decisions.forEach(earlier -> earlier.reservation().ifPresent(release));
+        break;
+      }
+    }
+    return new JointDecision(decisions);
   }
 
   /** Turns a step's reply into a decision. */
