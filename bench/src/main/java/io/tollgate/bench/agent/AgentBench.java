@@ -91,7 +91,7 @@ public final class AgentBench {
             work.resolve("stderr.txt"));
         report.latency(index, round, run);
       }
-      report.reserveBeforeCall(reserveBeforeCallNanos(redis, url));
+      report.reserveBeforeCall(reserveBeforeCall(redis, url));
     }
   }
 
@@ -109,7 +109,7 @@ public final class AgentBench {
         ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
         report.paired(index, round, run);
       }
-      report.reserveBeforeCall(reserveBeforeCallNanos(redis, url));
+      report.reserveBeforeCall(reserveBeforeCall(redis, url));
     }
   }
 
@@ -214,9 +214,10 @@ public final class AgentBench {
    * 3.14, which this jar holds, answers in over a millisecond against this server), then this jar
    * for the limiter.
    *
-   * @return the calls without a reserve, then those with one (reserve and call timed together)
+   * @return the run: its calls with a reserve (reserve and call timed together), without one, and
+   *     the thread's CPU per call with and without
    */
-  private long[][] reserveBeforeCallNanos(RedisServer redis, String url) throws Exception {
+  private ForkedApp.Run reserveBeforeCall(RedisServer redis, String url) throws Exception {
     progress("Redis reserve before each call");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -225,8 +226,7 @@ public final class AgentBench {
         classPath + java.io.File.pathSeparator + System.getProperty("java.class.path"),
         ReserveBeforeCallApp.class.getName(), url, CHAT, redis.uri().toString(), "20000", "20000",
         Long.toString(Setup.REQUESTS_PER_MINUTE), Long.toString(Setup.TOKENS_PER_MINUTE)));
-    ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
-    return new long[][] {run.plainLatencies(), run.latencies()};
+    return ForkedApp.run(command, work.resolve("stderr.txt"));
   }
 
   private static void progress(String message) {

@@ -45,6 +45,8 @@ final class AgentReport {
   /** Per round, the p50 of the calls without and with a reserve made before each (AgentBench). */
   private final List<Long> reserveBeforeCallWithout = new ArrayList<>();
   private final List<Long> reserveBeforeCallWith = new ArrayList<>();
+  /** The calling thread's CPU a reserve adds to a call, per round. */
+  private final List<Long> reserveBeforeCallCpu = new ArrayList<>();
   private final List<Row> rows;
   /** Per start-up row (same index) and repetition. */
   private final long[][] toMain;
@@ -108,9 +110,10 @@ final class AgentReport {
   }
 
   /** One round's calls without and with a reserve made before each. */
-  void reserveBeforeCall(long[][] withoutAndWith) {
-    reserveBeforeCallWithout.add(Stats.median(withoutAndWith[0]));
-    reserveBeforeCallWith.add(Stats.median(withoutAndWith[1]));
+  void reserveBeforeCall(ForkedApp.Run run) {
+    reserveBeforeCallWithout.add(Stats.median(run.plainLatencies()));
+    reserveBeforeCallWith.add(Stats.median(run.latencies()));
+    reserveBeforeCallCpu.add(run.threadCpuPerCall()[0] - run.threadCpuPerCall()[1]);
   }
 
   /** What a reserve made before a call adds to it where the agent's calls run: median of rounds. */
@@ -193,7 +196,11 @@ final class AgentReport {
     }
     out.append('\n');
     roundTrips(out);
-    perCallTargets(out, "between JVMs", addedP50);
+    long[][] addedCpu = new long[perCall.size()][];
+    for (int row = 0; row < perCall.size(); row++) {
+      addedCpu[row] = minus(threadCpu[row], threadCpu[0]);
+    }
+    perCallTargets(out, "between JVMs", addedP50, addedCpu);
 
   }
 
@@ -207,20 +214,22 @@ final class AgentReport {
         .append("|---|---:|---:|---:|---|---:|---|\n");
     // in one JVM, the difference with the same JVM's client without the interceptor
     long[][] differences = new long[perCall.size()][];
+    long[][] cpuDifferences = new long[perCall.size()][];
     for (int row = 0; row < perCall.size(); row++) {
       differences[row] = minus(pairedWith[row], pairedWithout[row]);
+      cpuDifferences[row] = minus(pairedCpuWith[row], pairedCpuWithout[row]);
       out.append("| ").append(perCall.get(row).label())
           .append(perCall.get(row).setup().agent() ? "" : " (control: no interceptor in either)")
           .append(" | ").append(micros(Stats.median(pairedWith[row])))
           .append(" | ").append(micros(Stats.median(pairedWithout[row])))
           .append(" | ").append(micros(Stats.median(differences[row])))
           .append(" | ").append(list(differences[row]))
-          .append(" | ").append(micros(Stats.median(minus(pairedCpuWith[row], pairedCpuWithout[row]))))
+          .append(" | ").append(micros(Stats.median(cpuDifferences[row])))
           .append(" | ").append(counts(pairedWarmUps[row]))
           .append(" |\n");
     }
     out.append('\n');
-    perCallTargets(out, "in one JVM", differences);
+    perCallTargets(out, "in one JVM", differences, cpuDifferences);
     if (!options.latency()) {
       roundTrips(out);
     }
@@ -228,17 +237,18 @@ final class AgentReport {
 
   /**
    * The per-call targets on {@code added} (per row and round, the time added to a call), for the
-   * jar under test, and the Redis one for the before jar too.
+   * jar under test, and the Redis one for the before jar too; {@code cpu} is the calling thread's
+   * CPU added, alike.
    */
-  private void perCallTargets(StringBuilder out, String how, long[][] added) {
+  private void perCallTargets(StringBuilder out, String how, long[][] added, long[][] cpu) {
     long inMemory = added(added, Setup.IN_MEMORY, options.agentJar());
     long other = added(added, Setup.OTHER_HOST, options.agentJar());
     out.append("| Target (").append(how).append(") | Measured | Verdict |\n|---|---|---|\n")
         .append(target("≤ 50 µs added per LLM call (p50), in-memory", micros(inMemory) + " µs",
             inMemory <= 50_000))
-        .append(redisTarget(added, options.agentJar(), ""));
+        .append(redisTarget(added, cpu, options.agentJar(), ""));
     if (options.beforeJar() != null) {
-      out.append(redisTarget(added, options.beforeJar(), ", before"));
+      out.append(redisTarget(added, cpu, options.beforeJar(), ", before"));
     }
     out.append(target("≤ 2 µs per non-provider call (p50)", micros(other) + " µs",
             other <= 2_000))
@@ -251,13 +261,21 @@ final class AgentReport {
    * before each call by the benchmark itself (a reserve alone in a tight loop, and a {@code PING},
    * are shown beside it: both run warmer than a reserve between two calls).
    */
-  private String redisTarget(long[][] added, Path jar, String which) {
+  private String redisTarget(long[][] added, long[][] cpu, Path jar, String which) {
     long more = added(added, Setup.REDIS, jar) - added(added, Setup.IN_MEMORY, jar);
+    long cpuMore = added(cpu, Setup.REDIS, jar) - added(cpu, Setup.IN_MEMORY, jar);
     long roundTrip = reserveBeforeCallAdds();
     return target("Redis: ≤ one round trip more than in-memory" + which,
         micros(more) + " µs more; one reserve made before each call adds " + micros(roundTrip)
             + " µs to it (a reserve alone in a tight loop " + micros(Stats.median(reserve))
-            + " µs, a PING " + micros(Stats.median(ping)) + " µs)", more <= roundTrip);
+            + " µs, a PING " + micros(Stats.median(ping)) + " µs). The calling thread's CPU: "
+            + micros(cpuMore) + " µs more than in-memory; the reserve's " + micros(reserveCpu())
+            + " µs", more <= roundTrip);
+  }
+
+  /** The calling thread's CPU one reserve adds to a call where the calls run: median of rounds. */
+  private long reserveCpu() {
+    return Stats.median(toArray(reserveBeforeCallCpu));
   }
 
   private void roundTrips(StringBuilder out) {
@@ -272,7 +290,9 @@ final class AgentReport {
         .append(micros(Stats.median(toArray(reserveBeforeCallWithout)))).append(" µs without, ")
         .append(micros(Stats.median(toArray(reserveBeforeCallWith)))).append(" µs with (medians of ")
         .append("rounds): it adds ").append(micros(reserveBeforeCallAdds())).append(" µs (rounds ")
-        .append(list(reserveBeforeCallAddsPerRound())).append(").\n\n");
+        .append(list(reserveBeforeCallAddsPerRound())).append("), and ").append(micros(reserveCpu()))
+        .append(" µs of the calling thread's CPU (rounds ").append(list(toArray(reserveBeforeCallCpu)))
+        .append(").\n\n");
   }
 
   private static String counts(long[] values) {

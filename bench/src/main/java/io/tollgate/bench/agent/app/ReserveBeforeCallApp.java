@@ -7,6 +7,8 @@ import io.tollgate.limiter.RedisClients;
 import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.Subject;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +32,8 @@ import redis.clients.jedis.UnifiedJedis;
  * </pre>
  *
  * Prints what {@link LatencyApp} prints: {@code latencies-ns} (reserve and call timed together) and
- * {@code plain-latencies-ns} (the call alone), one value per measured pair.
+ * {@code plain-latencies-ns} (the call alone), one value per measured pair, and {@code
+ * thread-cpu-ns-per-call} (the calling thread's CPU per call with the reserve, then without).
  */
 public final class ReserveBeforeCallApp {
 
@@ -48,24 +51,34 @@ public final class ReserveBeforeCallApp {
     OkHttpClient client = new OkHttpClient.Builder().readTimeout(20, TimeUnit.SECONDS).build();
     long[] plain = new long[measured];
     long[] withReserve = new long[measured];
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long plainCpu = 0;
+    long withReserveCpu = 0;
     try (UnifiedJedis redis = RedisClients.standalone(URI.create(args[2]), Duration.ofSeconds(2), 1);
         RedisRateLimiter limiter = RedisRateLimiter.using(redis)) {
       System.out.println("first-call " + call(client, request));
       System.out.println("cpu-ms 0");
       for (int i = 0; i < warmUp + measured; i++) {
+        long cpuStart = threads.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         call(client, request);
         long between = System.nanoTime();
+        long cpuBetween = threads.getCurrentThreadCpuTime();
         Decision decision = limiter.reserve(provider, limits, 1, 100);
         call(client, request);
         long end = System.nanoTime();
+        long cpuEnd = threads.getCurrentThreadCpuTime();
         limiter.settle(decision.reservation().orElseThrow(), 17);
         if (i >= warmUp) {
           plain[i - warmUp] = between - start;
           withReserve[i - warmUp] = end - between;
+          plainCpu += cpuBetween - cpuStart;
+          withReserveCpu += cpuEnd - cpuBetween;
         }
       }
     }
+    System.out.println("thread-cpu-ns-per-call " + withReserveCpu / measured + " "
+        + plainCpu / measured);
     System.out.println(LatencyApp.line("latencies-ns", withReserve));
     System.out.println(LatencyApp.line("plain-latencies-ns", plain));
     System.exit(0); // OkHttp's threads
