@@ -33,6 +33,18 @@ abstract class RateLimiterContract {
         + "-" + System.nanoTime());
   }
 
+  /** A provider account no other test touches, to charge beside {@code tenant}. */
+  static Subject providerBeside(Subject tenant) {
+    return Subject.of("provider", "openai-" + tenant.idHash());
+  }
+
+  /** One request and {@code tokens} reserved on the tenant, then the provider, as the gate does. */
+  JointDecision reserveBoth(Subject tenant, Limits tenantLimits, Subject provider,
+      Limits providerLimits, long tokens) {
+    return limiter().reserveAll(
+        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, tokens);
+  }
+
   @Test
   void deniesWhenTokensExhaustedEvenIfRequestsRemain() {
     Subject tenant = freshSubject();
@@ -199,13 +211,12 @@ abstract class RateLimiterContract {
   @Test
   void aJointReservationReleasesEarlierSubjectsWhenALaterOneDenies() {
     Subject tenant = freshSubject();
-    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Subject provider = providerBeside(tenant);
     Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
     Limits providerLimits = Limits.of(Limit.tokens(1000, YEAR));
     limiter().reserve(provider, providerLimits, 700);
 
-    JointDecision denied = limiter().reserveAll(
-        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+    JointDecision denied = reserveBoth(tenant, tenantLimits, provider, providerLimits, 400);
 
     assertThat(denied.allowed()).isFalse();
     assertThat(denied.denial().orElseThrow().remainingTokens()).isEqualTo(300);
@@ -215,12 +226,11 @@ abstract class RateLimiterContract {
   @Test
   void aJointReservationChargesEverySubjectWhenEachHasRoom() {
     Subject tenant = freshSubject();
-    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Subject provider = providerBeside(tenant);
     Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
     Limits providerLimits = Limits.of(Limit.requests(5, YEAR), Limit.tokens(2000, YEAR));
 
-    JointDecision allowed = limiter().reserveAll(
-        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+    JointDecision allowed = reserveBoth(tenant, tenantLimits, provider, providerLimits, 400);
 
     assertThat(allowed.allowed()).isTrue();
     assertThat(allowed.decisions()).extracting(Decision::remainingTokens).containsExactly(600L, 1600L);
@@ -236,13 +246,12 @@ abstract class RateLimiterContract {
   @Test
   void aJointReservationDeniedByTheFirstSubjectChargesNone() {
     Subject tenant = freshSubject();
-    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Subject provider = providerBeside(tenant);
     Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
     Limits providerLimits = Limits.of(Limit.requests(5, YEAR), Limit.tokens(1000, YEAR));
     limiter().reserve(tenant, tenantLimits, 700);
 
-    JointDecision denied = limiter().reserveAll(
-        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+    JointDecision denied = reserveBoth(tenant, tenantLimits, provider, providerLimits, 400);
 
     assertThat(denied.allowed()).isFalse();
     // the answer ends at the denial, whichever subjects a backend asked at once
@@ -256,12 +265,11 @@ abstract class RateLimiterContract {
   @Test
   void aJointReservationThatNeverFitsOneSubjectChargesNone() {
     Subject tenant = freshSubject();
-    Subject provider = Subject.of("provider", "openai-" + tenant.idHash());
+    Subject provider = providerBeside(tenant);
     Limits tenantLimits = Limits.of(Limit.tokens(1000, YEAR));
     Limits providerLimits = Limits.of(Limit.tokens(300, YEAR));
 
-    JointDecision denied = limiter().reserveAll(
-        List.of(new Charge(tenant, tenantLimits), new Charge(provider, providerLimits)), 1, 400);
+    JointDecision denied = reserveBoth(tenant, tenantLimits, provider, providerLimits, 400);
 
     assertThat(denied.allowed()).isFalse();
     assertThat(denied.denial().orElseThrow().outcome()).isEqualTo(Outcome.NEVER_FITS);
