@@ -150,9 +150,13 @@ public final class RedisRateLimiter implements RateLimiter {
    */
   @Override
   public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
-    if (!pipelinesReserves(charges, requests, tokens)) {
-      return RateLimiter.super.reserveAll(charges, requests, tokens);
-    }
+    return pipelinesReserves(charges, requests, tokens)
+        ? reserveAllPipelined(charges, requests, tokens)
+        : RateLimiter.super.reserveAll(charges, requests, tokens);
+  }
+
+  /** {@link #reserveAll} for charges {@link #pipelinesReserves} said yes to. */
+  JointDecision reserveAllPipelined(List<Charge> charges, long requests, long tokens) {
     List<String> ids = new ArrayList<>(charges.size());
     List<Response<Object>> replies = new ArrayList<>(charges.size());
     try (Pipeline pipeline = ((PooledRedis) redis()).pipeline()) {

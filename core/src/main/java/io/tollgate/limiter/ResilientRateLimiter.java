@@ -105,7 +105,7 @@ public final class ResilientRateLimiter implements RateLimiter {
 
   /**
    * One breaker call for the lot when the shared limiter sends the subjects' reserves together
-   * ({@link RedisRateLimiter#reserveAll}); Redis failing, each subject is decided by the failure
+   * ({@link RedisRateLimiter#reserveAll}, asked once here whether it does); Redis failing, each subject is decided by the failure
    * policy, in turn. Otherwise each subject in turn through {@link #reserve}.
    */
   @Override
@@ -114,7 +114,7 @@ public final class ResilientRateLimiter implements RateLimiter {
         && redis.pipelinesReserves(charges, requests, tokens))) {
       return RateLimiter.super.reserveAll(charges, requests, tokens);
     }
-    JointDecision decision = onShared(() -> shared.reserveAll(charges, requests, tokens));
+    JointDecision decision = onShared(() -> redis.reserveAllPipelined(charges, requests, tokens));
     return decision != null ? decision : Outcomes.inTurn(charges,
         charge -> degraded(charge.subject(), charge.limits(), requests, tokens), this::release);
   }

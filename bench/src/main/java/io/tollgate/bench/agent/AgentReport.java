@@ -179,8 +179,10 @@ final class AgentReport {
             + "| app thread CPU per call µs | added CPU µs | warm-up calls per round |\n")
         .append("|---|---:|---:|---:|---:|---|---:|---:|---|\n");
     long[][] addedP50 = new long[perCall.size()][];
+    long[][] addedCpu = new long[perCall.size()][];
     for (int row = 0; row < perCall.size(); row++) {
       addedP50[row] = minus(p50[row], p50[0]);
+      addedCpu[row] = minus(threadCpu[row], threadCpu[0]);
       long[] addedP99 = minus(p99[row], p99[0]);
       boolean agent = perCall.get(row).setup().agent();
       out.append("| ").append(perCall.get(row).label())
@@ -190,16 +192,12 @@ final class AgentReport {
           .append(" | ").append(agent ? micros(Stats.median(addedP99)) : "—")
           .append(" | ").append(agent ? list(addedP50[row]) : list(p50[row]) + " (p50)")
           .append(" | ").append(micros(Stats.median(threadCpu[row])))
-          .append(" | ").append(agent ? micros(Stats.median(minus(threadCpu[row], threadCpu[0]))) : "—")
+          .append(" | ").append(agent ? micros(Stats.median(addedCpu[row])) : "—")
           .append(" | ").append(counts(warmUps[row]))
           .append(" |\n");
     }
     out.append('\n');
     roundTrips(out);
-    long[][] addedCpu = new long[perCall.size()][];
-    for (int row = 0; row < perCall.size(); row++) {
-      addedCpu[row] = minus(threadCpu[row], threadCpu[0]);
-    }
     perCallTargets(out, "between JVMs", addedP50, addedCpu);
 
   }
