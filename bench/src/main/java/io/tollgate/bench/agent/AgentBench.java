@@ -1,5 +1,6 @@
 package io.tollgate.bench.agent;
 
+import io.tollgate.bench.agent.app.AgentLimiterReserve;
 import io.tollgate.bench.agent.app.LatencyApp;
 import io.tollgate.bench.agent.app.ReserveBeforeCallApp;
 import io.tollgate.limiter.Decision;
@@ -106,6 +107,10 @@ public final class AgentBench {
         List<String> command = command(row.setup(), row.agentJar(), configs.get(row.setup()), url,
             false, options.warmup(), options.calls());
         command.add("paired");
+        if (row.setup() == Setup.REDIS) {
+          command.addAll(List.of("reference", redis.uri().toString(),
+              Long.toString(Setup.REQUESTS_PER_MINUTE), Long.toString(Setup.TOKENS_PER_MINUTE)));
+        }
         ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
         report.paired(index, round, run);
       }
@@ -144,16 +149,19 @@ public final class AgentBench {
   }
 
   /**
-   * The app's class file, copied out of this jar into a directory of its own, then the OkHttp
-   * jars: the child JVMs must not see the benchmark's jar, which holds a Tollgate core of its own.
+   * The app's class files, copied out of this jar into a directory of its own, then the OkHttp
+   * jars: the child JVMs must not see the benchmark's jar, which holds a Tollgate core of its own
+   * (the paired Redis run's reference limiter is the agent jar's, see {@link AgentLimiterReserve}).
    */
   private static String appClassPath(Path appLibs, Path work) throws IOException {
-    String resource = LatencyApp.class.getName().replace('.', '/') + ".class";
     Path classes = work.resolve("app-classes");
-    Path target = classes.resolve(resource);
-    Files.createDirectories(target.getParent());
-    try (InputStream in = AgentBench.class.getClassLoader().getResourceAsStream(resource)) {
-      Files.copy(in, target);
+    for (Class<?> app : List.of(LatencyApp.class, AgentLimiterReserve.class)) {
+      String resource = app.getName().replace('.', '/') + ".class";
+      Path target = classes.resolve(resource);
+      Files.createDirectories(target.getParent());
+      try (InputStream in = AgentBench.class.getClassLoader().getResourceAsStream(resource)) {
+        Files.copy(in, target);
+      }
     }
     List<String> entries = new ArrayList<>();
     entries.add(classes.toString());

@@ -33,6 +33,12 @@ final class AgentReport {
   /** Paired runs: per row and round, the p50 with the interceptor and without it. */
   private final long[][] pairedWith;
   private final long[][] pairedWithout;
+  /**
+   * Paired runs on Redis: per row and round, the p50 of the plain client's calls each preceded by
+   * a reserve of the agent's own limiter, in the same JVM (0 where the run had none).
+   */
+  private final long[][] pairedReference;
+  private final long[][] pairedCpuReference;
   /** Per row and round, the calls the warm-up took (at least the option's, until the JIT was quiet). */
   private final long[][] warmUps;
   private final long[][] pairedWarmUps;
@@ -67,6 +73,8 @@ final class AgentReport {
     p99 = new long[perCall.size()][options.rounds()];
     pairedWith = new long[perCall.size()][options.rounds()];
     pairedWithout = new long[perCall.size()][options.rounds()];
+    pairedReference = new long[perCall.size()][options.rounds()];
+    pairedCpuReference = new long[perCall.size()][options.rounds()];
     warmUps = new long[perCall.size()][options.rounds()];
     pairedWarmUps = new long[perCall.size()][options.rounds()];
     threadCpu = new long[perCall.size()][options.rounds()];
@@ -102,6 +110,15 @@ final class AgentReport {
     }
     pairedWith[row][round] = Stats.median(with);
     pairedWithout[row][round] = Stats.median(without);
+    long[] reference = run.referenceLatencies();
+    if (reference.length > 0) {
+      if (reference.length != options.calls()) {
+        throw new IllegalStateException(perCall.get(row).label() + ": " + reference.length
+            + " reference latencies, expected " + options.calls());
+      }
+      pairedReference[row][round] = Stats.median(reference);
+      pairedCpuReference[row][round] = run.threadCpuPerCall()[2];
+    }
   }
 
   void redisRoundTrip(long[] pingNanos, long[] reserveNanos) {
@@ -228,6 +245,7 @@ final class AgentReport {
     }
     out.append('\n');
     perCallTargets(out, "in one JVM", differences, cpuDifferences);
+    sameJvmRoundTrips(out);
     if (!options.latency()) {
       roundTrips(out);
     }
@@ -269,6 +287,50 @@ final class AgentReport {
             + " µs, a PING " + micros(Stats.median(ping)) + " µs). The calling thread's CPU: "
             + micros(cpuMore) + " µs more than in-memory; the reserve's " + micros(reserveCpu())
             + " µs", more <= roundTrip);
+  }
+
+  /**
+   * The Redis rows' third kind of call: the plain client's call with a reserve of the agent's own
+   * limiter before it, interleaved with the other two in the same JVM. The reserve's cost there
+   * ({@code reference - without}) is the round trip as the agent makes it, taken with the calls it
+   * is compared with; {@code with - reference} is what the interceptor costs besides that round
+   * trip, to be set beside what it costs on the in-memory limiter.
+   */
+  private void sameJvmRoundTrips(StringBuilder out) {
+    for (int row = 0; row < perCall.size(); row++) {
+      if (perCall.get(row).setup() != Setup.REDIS || pairedReference[row][0] == 0) {
+        continue;
+      }
+      long[] roundTrip = minus(pairedReference[row], pairedWithout[row]);
+      long[] besides = minus(pairedWith[row], pairedReference[row]);
+      long[] cpuRoundTrip = minus(pairedCpuReference[row], pairedCpuWithout[row]);
+      long[] cpuBesides = minus(pairedCpuWith[row], pairedCpuReference[row]);
+      int inMemory = Row.indexOf(perCall, Setup.IN_MEMORY, perCall.get(row).agentJar());
+      long inMemoryAdded = Stats.median(minus(pairedWith[inMemory], pairedWithout[inMemory]));
+      long inMemoryCpu = Stats.median(minus(pairedCpuWith[inMemory], pairedCpuWithout[inMemory]));
+      long sameJvmMore = Stats.median(minus(pairedWith[row], pairedWithout[row])) - inMemoryAdded;
+      out.append(perCall.get(row).label()).append(", in the same JVM, a third call interleaved "
+              + "with the two: the plain client's, preceded by a reserve of a limiter built as the "
+              + "agent builds its own (its settle handed over after the body). That reserve adds ")
+          .append(micros(Stats.median(roundTrip))).append(" µs (rounds ").append(list(roundTrip))
+          .append(") and ").append(micros(Stats.median(cpuRoundTrip)))
+          .append(" µs of the thread's CPU; the interceptor costs ")
+          .append(micros(Stats.median(besides))).append(" µs (rounds ").append(list(besides))
+          .append(") and ").append(micros(Stats.median(cpuBesides)))
+          .append(" µs of CPU besides it, against ").append(micros(inMemoryAdded)).append(" µs and ")
+          .append(micros(inMemoryCpu)).append(" µs on the in-memory limiter.\n\n")
+          .append("| Target (in one JVM, the round trip taken in the same JVM) | Measured | Verdict |\n"
+              + "|---|---|---|\n")
+          .append(target("Redis: ≤ one round trip more than in-memory" + beforeSuffix(row),
+              micros(sameJvmMore) + " µs more; the agent's reserve before a plain call adds "
+                  + micros(Stats.median(roundTrip)) + " µs",
+              sameJvmMore <= Stats.median(roundTrip)))
+          .append('\n');
+    }
+  }
+
+  private String beforeSuffix(int row) {
+    return perCall.get(row).agentJar().equals(options.agentJar()) ? "" : ", before";
   }
 
   /** The calling thread's CPU one reserve adds to a call where the calls run: median of rounds. */

@@ -22,9 +22,13 @@ final class ForkedApp {
 
   private ForkedApp() {}
 
-  /** What one run reported. {@code latencies} is empty when no calls were measured. */
+  /**
+   * What one run reported. {@code latencies} is empty when no calls were measured, {@code
+   * referenceLatencies} unless the paired run had a reference (see {@code LatencyApp}).
+   */
   record Run(long toMainNanos, long toFirstCallNanos, long cpuMillis, long warmUpCalls,
-      long[] threadCpuPerCall, long[] latencies, long[] plainLatencies, List<String> agentLines) {}
+      long[] threadCpuPerCall, long[] latencies, long[] plainLatencies,
+      long[] referenceLatencies, List<String> agentLines) {}
 
   static Run run(List<String> command, Path stderr) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command)
@@ -39,6 +43,7 @@ final class ForkedApp {
     long[] threadCpu = new long[0];
     long[] latencies = new long[0];
     long[] plainLatencies = new long[0];
+    long[] referenceLatencies = new long[0];
     try (BufferedReader out = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
       for (String line; (line = out.readLine()) != null; ) {
@@ -57,6 +62,8 @@ final class ForkedApp {
           latencies = parse(line.substring("latencies-ns ".length()));
         } else if (line.startsWith("plain-latencies-ns ")) {
           plainLatencies = parse(line.substring("plain-latencies-ns ".length()));
+        } else if (line.startsWith("reference-latencies-ns ")) {
+          referenceLatencies = parse(line.substring("reference-latencies-ns ".length()));
         }
       }
     }
@@ -76,7 +83,7 @@ final class ForkedApp {
       }
     }
     return new Run(toMain, toFirstCall, cpuMillis, warmUpCalls, threadCpu, latencies,
-        plainLatencies, agentLines);
+        plainLatencies, referenceLatencies, agentLines);
   }
 
   private static long[] parse(String numbers) {

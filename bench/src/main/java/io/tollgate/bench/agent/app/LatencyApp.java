@@ -7,7 +7,9 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -21,7 +23,7 @@ import okhttp3.Response;
  * thread and prints each measured call's time.
  *
  * <pre>
- * LatencyApp URL (JSON|-) WARM_UP_CALLS MEASURED_CALLS [paired]
+ * LatencyApp URL (JSON|-) WARM_UP_CALLS MEASURED_CALLS [paired [reference REDIS_URL RPM TPM]]
  * </pre>
  *
  * <p>{@code -Dlatency-app.start-work-ms=N}: N ms of CPU work on {@code main} before the client is
@@ -31,6 +33,13 @@ import okhttp3.Response;
  * Tollgate's taken out again, and alternates the calls between the two: the difference is the
  * interceptor's alone, in one JVM, with the same JIT and heap (without the agent both clients are
  * the same: the control). Its times are printed as {@code plain-latencies-ns N1 N2 ...}.
+ *
+ * <p>{@code reference} (with the agent on Redis) adds a third call to each step: the plain client's
+ * call preceded by a reserve of a limiter built as the agent builds its own ({@code
+ * AgentLimiterReserve}, loaded by name), its settle handed over when the body is read. Timed
+ * together, printed as {@code reference-latencies-ns}: one Redis round trip as the agent makes
+ * it, in the same JVM, interleaved with the calls it is compared with. The calls of a step are
+ * made in an order drawn at random (pairs too).
  *
  * Output, one line each: {@code main}, {@code first-call STATUS}, {@code cpu-ms N} (CPU time the
  * JVM has used so far, all threads: on a shared machine less disturbed by the neighbours than
@@ -54,17 +63,19 @@ public final class LatencyApp {
     int warmUp = Integer.parseInt(args[2]);
     int measured = Integer.parseInt(args[3]);
     boolean paired = args.length > 4 && args[4].equals("paired");
+    Supplier<Runnable> reference = args.length > 5 && args[5].equals("reference")
+        ? reference(args[6], args[7], args[8]) : null;
     startWork(Long.getLong(START_WORK_PROPERTY, 0));
     OkHttpClient client = new OkHttpClient.Builder().readTimeout(20, TimeUnit.SECONDS).build();
     if (paired) {
-      pairedCalls(client, url, body, warmUp, measured);
+      pairedCalls(client, reference, url, body, warmUp, measured);
       return;
     }
     try {
       System.out.println("first-call " + call(client, url, body));
       System.out.flush();
       System.out.println("cpu-ms " + cpuMillis());
-      warmUp(warmUp, client, null, url, body);
+      warmUp(warmUp, client, null, null, url, body);
       long[] nanos = new long[measured];
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
       long cpuFrom = threads.getCurrentThreadCpuTime();
@@ -85,37 +96,90 @@ public final class LatencyApp {
     System.out.flush();
   }
 
-  private static void pairedCalls(OkHttpClient client, String url, String body, int warmUp,
-      int measured) throws IOException {
+  private static void pairedCalls(OkHttpClient client, Supplier<Runnable> reference, String url,
+      String body, int warmUp, int measured) throws IOException {
     OkHttpClient.Builder builder = client.newBuilder();
     builder.interceptors().removeIf(i -> i.getClass().getName().startsWith("io.tollgate."));
     OkHttpClient plain = builder.build();
     System.out.println("first-call " + call(client, url, body) + " " + call(plain, url, body));
-    warmUp(warmUp, client, plain, url, body);
-    long[] nanos = new long[measured];
-    long[] plainNanos = new long[measured];
+    warmUp(warmUp, client, plain, reference, url, body);
+    int kinds = reference == null ? 2 : 3;
+    long[][] nanos = new long[kinds][measured];
+    long[] cpu = new long[kinds];
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    long cpu = 0;
-    long plainCpu = 0;
+    // each step in an order drawn at random (seeded): each kind follows each other kind equally
+    // often, so what one call leaves behind (a settle handed over, a thread woken) is not always
+    // paid by the same kind after it
+    Random orders = new Random(42);
+    int[] order = new int[kinds];
     for (int i = 0; i < measured; i++) {
-      long cpuStart = threads.getCurrentThreadCpuTime();
-      long start = System.nanoTime();
-      call(client, url, body);
-      long middle = System.nanoTime();
-      long cpuMiddle = threads.getCurrentThreadCpuTime();
-      call(plain, url, body);
-      plainNanos[i] = System.nanoTime() - middle;
-      plainCpu += threads.getCurrentThreadCpuTime() - cpuMiddle;
-      cpu += cpuMiddle - cpuStart;
-      nanos[i] = middle - start;
+      shuffle(order, orders);
+      for (int kind : order) {
+        long cpuStart = threads.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        callKind(kind, client, plain, reference, url, body);
+        nanos[kind][i] = System.nanoTime() - start;
+        cpu[kind] += threads.getCurrentThreadCpuTime() - cpuStart;
+      }
     }
-    System.out.println("thread-cpu-ns-per-call " + cpu / measured + " " + plainCpu / measured);
-    System.out.println(line("latencies-ns", nanos));
-    System.out.println(line("plain-latencies-ns", plainNanos));
+    StringBuilder cpuLine = new StringBuilder("thread-cpu-ns-per-call");
+    for (long each : cpu) {
+      cpuLine.append(' ').append(each / measured);
+    }
+    System.out.println(cpuLine);
+    System.out.println(line("latencies-ns", nanos[0]));
+    System.out.println(line("plain-latencies-ns", nanos[1]));
+    if (reference != null) {
+      System.out.println(line("reference-latencies-ns", nanos[2]));
+    }
     System.out.flush();
     for (OkHttpClient each : new OkHttpClient[] {client, plain}) {
       each.dispatcher().executorService().shutdown();
       each.connectionPool().evictAll();
+    }
+    if (reference != null) {
+      System.exit(0); // the reference limiter's settle thread and pool
+    }
+  }
+
+  /** {@code order} becomes 0, 1, ... in an order drawn from {@code random} (Fisher-Yates). */
+  private static void shuffle(int[] order, Random random) {
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    for (int i = order.length - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int kept = order[i];
+      order[i] = order[j];
+      order[j] = kept;
+    }
+  }
+
+  /** 0: the client as the agent left it; 1: the plain client; 2: a reserve, then the plain client. */
+  private static void callKind(int kind, OkHttpClient client, OkHttpClient plain,
+      Supplier<Runnable> reference, String url, String body) throws IOException {
+    switch (kind) {
+      case 0 -> call(client, url, body);
+      case 1 -> call(plain, url, body);
+      default -> {
+        Runnable settle = reference.get();
+        call(plain, url, body);
+        settle.run();
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Supplier<Runnable> reference(String redisUrl, String requestsPerMinute,
+      String tokensPerMinute) {
+    try {
+      return (Supplier<Runnable>) Class.forName(LatencyApp.class.getPackageName()
+              + ".AgentLimiterReserve")
+          .getConstructor(String.class, String.class, String.class)
+          .newInstance(redisUrl, requestsPerMinute, tokensPerMinute);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("the reference limiter cannot be built (is the agent on"
+          + " Redis attached?)", e);
     }
   }
 
@@ -148,21 +212,21 @@ public final class LatencyApp {
    * At least {@code minimum} calls, then batches until the JIT is quiet: calls measured while the
    * compiler threads still work measure the compilation too, and with an agent there is much more
    * code to compile (on 2 cores, 20,000 calls left C2 busy for seconds). Prints
-   * {@code warm-up-calls N}. With {@code plain}, each step is a call on each client (the app is
-   * copied out as one class file: no nested types).
+   * {@code warm-up-calls N}. With {@code plain} (and {@code reference}), each step is a call of
+   * each kind (the app is copied out as class files of its own: no nested types).
    */
-  private static void warmUp(int minimum, OkHttpClient client, OkHttpClient plain, String url,
-      String body) throws IOException {
+  private static void warmUp(int minimum, OkHttpClient client, OkHttpClient plain,
+      Supplier<Runnable> reference, String url, String body) throws IOException {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     int calls = 0;
     for (; calls < minimum; calls++) {
-      step(client, plain, url, body);
+      step(client, plain, reference, url, body);
     }
     if (minimum > 0 && jit != null && jit.isCompilationTimeMonitoringSupported()) {
       long compiled = jit.getTotalCompilationTime();
       while (calls < MAX_WARM_UP) {
         for (int i = 0; i < BATCH; i++) {
-          step(client, plain, url, body);
+          step(client, plain, reference, url, body);
         }
         calls += BATCH;
         long now = jit.getTotalCompilationTime();
@@ -175,11 +239,14 @@ public final class LatencyApp {
     System.out.println("warm-up-calls " + calls);
   }
 
-  private static void step(OkHttpClient client, OkHttpClient plain, String url, String body)
-      throws IOException {
+  private static void step(OkHttpClient client, OkHttpClient plain, Supplier<Runnable> reference,
+      String url, String body) throws IOException {
     call(client, url, body);
     if (plain != null) {
       call(plain, url, body);
+    }
+    if (reference != null) {
+      callKind(2, client, plain, reference, url, body);
     }
   }
 
