@@ -44,7 +44,9 @@ final class ForkedLegacyApp {
   /** Runs the app to its end; {@code config} null runs it without the agent. */
   static Run run(Path workDir, Path config, String... appArguments) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // -Dtollgate.it.java=/path/to/bin/java runs the app on another JDK (as in the agent's tests)
+    command.add(System.getProperty("tollgate.it.java",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     if (config != null) {
       command.add("-javaagent:" + agentJar().toAbsolutePath() + "=config=" + config.toAbsolutePath());
     }
