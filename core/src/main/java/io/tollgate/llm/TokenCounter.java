@@ -3,7 +3,9 @@ package io.tollgate.llm;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import io.tollgate.llm.internal.EncodingLoader;
+import io.tollgate.llm.internal.PromptVocabulary;
 import io.tollgate.llm.internal.RecentCounts;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -11,6 +13,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Counts tokens the way a model family's tokenizer does (jtokkit, a Java port of OpenAI's
@@ -42,6 +47,9 @@ public final class TokenCounter {
   private static final long APPROXIMATION_NUMERATOR = 6;
   private static final long APPROXIMATION_DENOMINATOR = 5;
 
+  /** How long a warm-up waits for a first count before it loads {@code o200k_base} anyway. */
+  public static final Duration LOAD_O200K_AFTER = Duration.ofMillis(250);
+
   private static final EncodingLoader LOADER = new EncodingLoader();
 
   private static final TokenCounter O200K = new TokenCounter(EncodingType.O200K_BASE, false);
@@ -61,11 +69,22 @@ public final class TokenCounter {
   private final boolean approximate;
   /** A chat's earlier messages come again with every turn: each long one is tokenized once. */
   private final RecentCounts recent = new RecentCounts(this::countNow);
+  private final Supplier<Encoding> load;
   private volatile Encoding encoding;
+  /** A warm-up has been asked for: until it is done, counts do not wait for it (see {@link #countNow}). */
+  private volatile boolean loading;
+  /** Opened by the first count made while {@link #loading}: the warm-up may load now. */
+  private final CountDownLatch countedWhileLoading = new CountDownLatch(1);
 
   private TokenCounter(EncodingType type, boolean approximate) {
+    this(type, approximate, () -> LOADER.load(type));
+  }
+
+  /** A counter of its own, loading its encoding with {@code load} (tests: a load that waits). */
+  TokenCounter(EncodingType type, boolean approximate, Supplier<Encoding> load) {
     this.type = type;
     this.approximate = approximate;
+    this.load = load;
   }
 
   /** The counter for a model name; null or unknown names get {@code o200k_base}. */
@@ -124,16 +143,34 @@ public final class TokenCounter {
 
   /**
    * Loads the encodings of {@code counters} (each once) on a daemon thread, so the first request
-   * does not wait for them. Each encoding costs about half a second of CPU: only those needed.
+   * does not wait for them. Each encoding costs a quarter to half a second of CPU: only those
+   * needed. {@code o200k_base} loads at the first count made meanwhile, which does not wait for it
+   * ({@link #countNow}), or {@link #LOAD_O200K_AFTER} after this call, whichever comes first: a
+   * JVM starting is short of CPU, and a first request sent to a provider leaves it idle.
    */
   public static CompletableFuture<Void> warmUp(Collection<TokenCounter> counters) {
+    return warmUp(counters, LOAD_O200K_AFTER);
+  }
+
+  static CompletableFuture<Void> warmUp(Collection<TokenCounter> counters, Duration loadO200kAfter) {
     List<TokenCounter> toLoad = List.copyOf(counters);
+    toLoad.forEach(counter -> counter.loading = true);
     CompletableFuture<Void> done = new CompletableFuture<>();
     Thread loader = new Thread(() -> {
       try {
-        toLoad.forEach(TokenCounter::encoding);
+        // the others first: nothing counts with them before they are loaded
+        toLoad.stream().filter(counter -> counter.type != EncodingType.O200K_BASE)
+            .forEach(TokenCounter::encoding);
+        for (TokenCounter counter : toLoad) {
+          if (counter.type == EncodingType.O200K_BASE) {
+            if (counter.encoding == null) {
+              counter.countedWhileLoading.await(loadO200kAfter.toNanos(), TimeUnit.NANOSECONDS);
+            }
+            counter.encoding();
+          }
+        }
         done.complete(null);
-      } catch (RuntimeException | Error e) {
+      } catch (InterruptedException | RuntimeException | Error e) {
         done.completeExceptionally(e);
       }
     }, "tollgate-tokenizer-warm-up");
@@ -191,8 +228,23 @@ public final class TokenCounter {
     return recent.kept();
   }
 
+  /**
+   * Counted by the loaded encoding; while a warm-up loads {@code o200k_base}, by the tokens of the
+   * text alone ({@link PromptVocabulary}: the same count, in milliseconds instead of the load's
+   * quarter second, and without its CPU on a JVM that is starting); else the encoding is loaded
+   * here.
+   */
   private int countNow(String text) {
-    return encoding().countTokensOrdinary(text);
+    Encoding loaded = encoding;
+    if (loaded == null && loading && type == EncodingType.O200K_BASE) {
+      PromptVocabulary early = O200kWhileLoading.vocabulary();
+      if (early != null) {
+        int count = early.countTokensOrdinary(text);
+        countedWhileLoading.countDown();
+        return count;
+      }
+    }
+    return (loaded != null ? loaded : encoding()).countTokensOrdinary(text);
   }
 
   /** A raw count turned into the model's tokens: × 1.2 rounded up for the approximation, else as is. */
@@ -209,12 +261,37 @@ public final class TokenCounter {
       synchronized (this) { // the warm-up and a first request load it once between them
         e = encoding;
         if (e == null) {
-          e = LOADER.load(type);
+          e = load.get();
           encoding = e;
+          loading = false;
+          if (type == EncodingType.O200K_BASE) {
+            O200kWhileLoading.release();
+          }
         }
       }
     }
     return e;
+  }
+
+  /**
+   * The o200k_base vocabulary of single texts, read at its first use and let go when an o200k_base
+   * encoding is loaded (3 MB); read again should another counter load one later.
+   */
+  private static final class O200kWhileLoading {
+    private static PromptVocabulary vocabulary;
+    private static boolean readable = true;
+
+    static synchronized PromptVocabulary vocabulary() {
+      if (vocabulary == null && readable) {
+        vocabulary = LOADER.o200kPromptVocabulary();
+        readable = vocabulary != null; // the build's files are missing: not tried again
+      }
+      return vocabulary;
+    }
+
+    static synchronized void release() {
+      vocabulary = null;
+    }
   }
 
   @Override

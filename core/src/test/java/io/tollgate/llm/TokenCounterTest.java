@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,6 +46,58 @@ class TokenCounterTest {
     assertThat(o200k.count(history)).isEqualTo(jtokkit.countTokensOrdinary(history)).isEqualTo(81);
     assertThat(o200k.count(new String(history.toCharArray()))).isEqualTo(81);
     assertThat(o200k.count(otherHistory)).isEqualTo(jtokkit.countTokensOrdinary(otherHistory));
+  }
+
+  @Test
+  void countsWhileTheWarmUpLoadsTheEncodingWithoutWaitingForIt() throws Exception {
+    Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+    CountDownLatch loadMayEnd = new CountDownLatch(1);
+    TokenCounter counter = new TokenCounter(EncodingType.O200K_BASE, false, () -> {
+      try {
+        loadMayEnd.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return whole;
+    });
+    String prompt = "Say hello to the benchmark in five words. " + "And again, ".repeat(30);
+
+    CompletableFuture<Void> loaded = TokenCounter.warmUp(List.of(counter));
+    // on another thread, so that a count waiting for the load fails here instead of hanging
+    int whileLoading = CompletableFuture.supplyAsync(() -> counter.count(prompt))
+        .get(20, TimeUnit.SECONDS);
+
+    assertThat(whileLoading).isEqualTo(whole.countTokensOrdinary(prompt)).isEqualTo(100);
+    assertThat(loaded).as("the load, still held").isNotDone();
+    loadMayEnd.countDown();
+    loaded.get(20, TimeUnit.SECONDS);
+    assertThat(counter.countOnce("Say hello to the benchmark in five words.")).isEqualTo(9);
+  }
+
+  @Test
+  void aWarmUpLoadsO200kAtTheFirstCountMadeMeanwhileOrAfterItsDelay() throws Exception {
+    Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+    CountDownLatch countedLoadStarted = new CountDownLatch(1);
+    TokenCounter counted = new TokenCounter(EncodingType.O200K_BASE, false, () -> {
+      countedLoadStarted.countDown();
+      return whole;
+    });
+    CountDownLatch idleLoadStarted = new CountDownLatch(1);
+    TokenCounter idle = new TokenCounter(EncodingType.O200K_BASE, false, () -> {
+      idleLoadStarted.countDown();
+      return whole;
+    });
+
+    CompletableFuture<Void> countedLoaded = TokenCounter.warmUp(List.of(counted), Duration.ofHours(1));
+    CompletableFuture<Void> idleLoaded = TokenCounter.warmUp(List.of(idle), Duration.ofMillis(50));
+
+    assertThat(countedLoadStarted.await(300, TimeUnit.MILLISECONDS))
+        .as("loaded before any count, an hour early").isFalse();
+    assertThat(counted.count("hello world")).isEqualTo(2);
+    countedLoaded.get(20, TimeUnit.SECONDS);
+    assertThat(countedLoadStarted.getCount()).isZero();
+    idleLoaded.get(20, TimeUnit.SECONDS);
+    assertThat(idleLoadStarted.getCount()).as("loaded after its 50 ms without a count").isZero();
   }
 
   @Test

@@ -23,6 +23,10 @@ public final class EncodingLoader {
 
   /** Where core's pom writes the packed ranks of {@code o200k_base}. */
   public static final String PACKED_O200K_BASE = "/io/tollgate/llm/o200k_base.ranks";
+  /** Where core's pom writes {@code o200k_base}'s ranks in their tokens' byte order ({@link TokenIndex}). */
+  public static final String SORTED_O200K_BASE = "/io/tollgate/llm/o200k_base.sorted";
+
+  static final String O200K_BASE = EncodingType.O200K_BASE.getName();
 
   private static final System.Logger LOG = System.getLogger(EncodingLoader.class.getName());
 
@@ -42,6 +46,10 @@ public final class EncodingLoader {
 
   private final EncodingRegistry jtokkit = Encodings.newLazyEncodingRegistry();
 
+  private static Pattern o200kPattern() {
+    return Pattern.compile(O200K_PATTERN, Pattern.UNICODE_CHARACTER_CLASS);
+  }
+
   /** The encoding of {@code type}; thread-safe, each call loads anew. */
   public Encoding load(EncodingType type) {
     if (type == EncodingType.O200K_BASE) {
@@ -49,13 +57,34 @@ public final class EncodingLoader {
       if (ranks != null) {
         return Encodings.newLazyEncodingRegistry()
             .registerGptBytePairEncoding(new GptBytePairEncodingParams(type.getName(),
-                Pattern.compile(O200K_PATTERN, Pattern.UNICODE_CHARACTER_CLASS), ranks,
+                o200kPattern(), ranks,
                 O200K_SPECIAL_TOKENS))
             .getEncoding(type.getName())
             .orElseThrow();
       }
     }
     return jtokkit.getEncoding(type);
+  }
+
+  /**
+   * Counts {@code o200k_base} exactly without its whole encoding ({@link PromptVocabulary}), for
+   * the requests that come while it loads; null (logged) when the build's files cannot be read.
+   */
+  public PromptVocabulary o200kPromptVocabulary() {
+    try (InputStream packed = EncodingLoader.class.getResourceAsStream(PACKED_O200K_BASE);
+        InputStream sorted = EncodingLoader.class.getResourceAsStream(SORTED_O200K_BASE)) {
+      if (packed == null || sorted == null) {
+        LOG.log(Level.WARNING, PACKED_O200K_BASE + " or " + SORTED_O200K_BASE + " is not on the"
+            + " class path: requests made while o200k_base loads wait for it");
+        return null;
+      }
+      return new PromptVocabulary(TokenIndex.read(packed, sorted), o200kPattern(),
+          O200K_SPECIAL_TOKENS);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, SORTED_O200K_BASE + " cannot be read (" + e.getMessage()
+          + "): requests made while o200k_base loads wait for it");
+      return null;
+    }
   }
 
   /** The packed ranks, or null (logged) when they cannot be read: jtokkit's text then serves. */

@@ -35,12 +35,14 @@ public final class PackedRanks {
   private PackedRanks() {}
 
   /**
-   * Packs a tiktoken file: {@code PackedRanks TIKTOKEN_RESOURCE OUTPUT_FILE}, the resource read
-   * from this class's class path (jtokkit's jar).
+   * Packs a tiktoken file: {@code PackedRanks TIKTOKEN_RESOURCE OUTPUT_FILE [SORTED_OUTPUT_FILE]},
+   * the resource read from this class's class path (jtokkit's jar); the third file, when named,
+   * gets the ranks in the order of their tokens' bytes ({@link TokenIndex}).
    */
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      throw new IllegalArgumentException("usage: PackedRanks TIKTOKEN_RESOURCE OUTPUT_FILE");
+    if (args.length != 2 && args.length != 3) {
+      throw new IllegalArgumentException(
+          "usage: PackedRanks TIKTOKEN_RESOURCE OUTPUT_FILE [SORTED_OUTPUT_FILE]");
     }
     List<byte[]> ranks;
     try (InputStream tiktoken = PackedRanks.class.getResourceAsStream(args[0])) {
@@ -53,6 +55,9 @@ public final class PackedRanks {
     Files.createDirectories(output.toAbsolutePath().getParent());
     try (OutputStream out = Files.newOutputStream(output)) {
       write(ranks, out);
+    }
+    if (args.length == 3) {
+      Files.write(Path.of(args[2]), TokenIndex.sortedRanks(ranks.toArray(new byte[0][])));
     }
   }
 
@@ -103,6 +108,20 @@ public final class PackedRanks {
    */
   public static Map<byte[], Integer> read(InputStream in) throws IOException {
     byte[] all = in.readAllBytes();
+    int[] starts = tokenStarts(all);
+    byte[][] tokens = new byte[starts.length][];
+    for (int rank = 0; rank < starts.length; rank++) {
+      tokens[rank] = Arrays.copyOfRange(all, starts[rank], starts[rank] + (all[starts[rank] - 1] & 0xff));
+    }
+    return new RanksInOrder(tokens);
+  }
+
+  /**
+   * Where each rank's token bytes start in a whole packed file (its length is the byte before).
+   *
+   * @throws IOException when the bytes are not a whole packed file
+   */
+  static int[] tokenStarts(byte[] all) throws IOException {
     if (all.length < 8 || !Arrays.equals(all, 0, 4, MAGIC, 0, 4)) {
       throw new IOException("not packed ranks (no TGR1 header)");
     }
@@ -112,19 +131,19 @@ public final class PackedRanks {
       throw new IOException("packed ranks claim " + Integer.toUnsignedString(count) + " tokens in "
           + all.length + " bytes");
     }
-    byte[][] tokens = new byte[count][];
+    int[] starts = new int[count];
     int at = 8;
     for (int rank = 0; rank < count; rank++) {
       int length = at < all.length ? all[at++] & 0xff : 0;
       if (length == 0 || at + length > all.length) {
         throw new IOException("packed ranks cut short at rank " + rank + " of " + count);
       }
-      tokens[rank] = Arrays.copyOfRange(all, at, at + length);
+      starts[rank] = at;
       at += length;
     }
     if (at != all.length) {
       throw new IOException("packed ranks hold " + (all.length - at) + " bytes after rank " + count);
     }
-    return new RanksInOrder(tokens);
+    return starts;
   }
 }
