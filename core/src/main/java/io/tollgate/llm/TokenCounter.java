@@ -71,7 +71,7 @@ public final class TokenCounter {
   private final RecentCounts recent = new RecentCounts(this::countNow);
   private final Supplier<Encoding> load;
   private volatile Encoding encoding;
-  /** A warm-up has been asked for: until it is done, counts do not wait for it (see {@link #countNow}). */
+  /** A warm-up has been asked for: until the encoding is loaded, counts do not wait for it (see {@link #countNow}). */
   private volatile boolean loading;
   /** Opened by the first count made while {@link #loading}: the warm-up may load now. */
   private final CountDownLatch countedWhileLoading = new CountDownLatch(1);
@@ -263,7 +263,6 @@ public final class TokenCounter {
         if (e == null) {
           e = load.get();
           encoding = e;
-          loading = false;
           if (type == EncodingType.O200K_BASE) {
             O200kWhileLoading.release();
           }

@@ -245,7 +245,7 @@ final class AgentReport {
     }
     out.append('\n');
     perCallTargets(out, "in one JVM", differences, cpuDifferences);
-    sameJvmRoundTrips(out);
+    sameJvmRoundTrips(out, differences, cpuDifferences);
     if (!options.latency()) {
       roundTrips(out);
     }
@@ -294,9 +294,11 @@ final class AgentReport {
    * limiter before it, interleaved with the other two in the same JVM. The reserve's cost there
    * ({@code reference - without}) is the round trip as the agent makes it, taken with the calls it
    * is compared with; {@code with - reference} is what the interceptor costs besides that round
-   * trip, to be set beside what it costs on the in-memory limiter.
+   * trip, to be set beside what it costs on the in-memory limiter. {@code differences} and {@code
+   * cpuDifferences}: per row and round, with minus without, as the paired table has them.
    */
-  private void sameJvmRoundTrips(StringBuilder out) {
+  private void sameJvmRoundTrips(StringBuilder out, long[][] differences,
+      long[][] cpuDifferences) {
     for (int row = 0; row < perCall.size(); row++) {
       if (perCall.get(row).setup() != Setup.REDIS || pairedReference[row][0] == 0) {
         continue;
@@ -306,9 +308,9 @@ final class AgentReport {
       long[] cpuRoundTrip = minus(pairedCpuReference[row], pairedCpuWithout[row]);
       long[] cpuBesides = minus(pairedCpuWith[row], pairedCpuReference[row]);
       int inMemory = Row.indexOf(perCall, Setup.IN_MEMORY, perCall.get(row).agentJar());
-      long inMemoryAdded = Stats.median(minus(pairedWith[inMemory], pairedWithout[inMemory]));
-      long inMemoryCpu = Stats.median(minus(pairedCpuWith[inMemory], pairedCpuWithout[inMemory]));
-      long sameJvmMore = Stats.median(minus(pairedWith[row], pairedWithout[row])) - inMemoryAdded;
+      long inMemoryAdded = Stats.median(differences[inMemory]);
+      long inMemoryCpu = Stats.median(cpuDifferences[inMemory]);
+      long sameJvmMore = Stats.median(differences[row]) - inMemoryAdded;
       out.append(perCall.get(row).label()).append(", in the same JVM, a third call interleaved "
               + "with the two: the plain client's, preceded by a reserve of a limiter built as the "
               + "agent builds its own (its settle handed over after the body). That reserve adds ")

@@ -46,8 +46,9 @@ public final class EncodingLoader {
 
   private final EncodingRegistry jtokkit = Encodings.newLazyEncodingRegistry();
 
-  private static Pattern o200kPattern() {
-    return Pattern.compile(O200K_PATTERN, Pattern.UNICODE_CHARACTER_CLASS);
+  /** o200k_base's split pattern, compiled once, at its first use (thread-safe). */
+  private static final class O200kSplit {
+    static final Pattern PATTERN = Pattern.compile(O200K_PATTERN, Pattern.UNICODE_CHARACTER_CLASS);
   }
 
   /** The encoding of {@code type}; thread-safe, each call loads anew. */
@@ -57,7 +58,7 @@ public final class EncodingLoader {
       if (ranks != null) {
         return Encodings.newLazyEncodingRegistry()
             .registerGptBytePairEncoding(new GptBytePairEncodingParams(type.getName(),
-                o200kPattern(), ranks,
+                O200kSplit.PATTERN, ranks,
                 O200K_SPECIAL_TOKENS))
             .getEncoding(type.getName())
             .orElseThrow();
@@ -78,7 +79,7 @@ public final class EncodingLoader {
             + " class path: requests made while o200k_base loads wait for it");
         return null;
       }
-      return new PromptVocabulary(TokenIndex.read(packed, sorted), o200kPattern(),
+      return new PromptVocabulary(TokenIndex.read(packed, sorted), O200kSplit.PATTERN,
           O200K_SPECIAL_TOKENS);
     } catch (IOException e) {
       LOG.log(Level.WARNING, SORTED_O200K_BASE + " cannot be read (" + e.getMessage()

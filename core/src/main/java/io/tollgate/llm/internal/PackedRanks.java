@@ -111,13 +111,18 @@ public final class PackedRanks {
     int[] starts = tokenStarts(all);
     byte[][] tokens = new byte[starts.length][];
     for (int rank = 0; rank < starts.length; rank++) {
-      tokens[rank] = Arrays.copyOfRange(all, starts[rank], starts[rank] + (all[starts[rank] - 1] & 0xff));
+      tokens[rank] = Arrays.copyOfRange(all, starts[rank], starts[rank] + tokenLength(all, starts[rank]));
     }
     return new RanksInOrder(tokens);
   }
 
+  /** The length of the token whose bytes start at {@code start} of a packed file (the byte before). */
+  static int tokenLength(byte[] packed, int start) {
+    return packed[start - 1] & 0xff;
+  }
+
   /**
-   * Where each rank's token bytes start in a whole packed file (its length is the byte before).
+   * Where each rank's token bytes start in a whole packed file (see {@link #tokenLength}).
    *
    * @throws IOException when the bytes are not a whole packed file
    */

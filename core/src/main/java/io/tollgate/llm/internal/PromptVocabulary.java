@@ -51,7 +51,8 @@ public final class PromptVocabulary {
             break; // no token begins with these bytes, so none with longer ones
           }
           int rank = index.rankAt(position);
-          if (index.isExactly(position, piece, from, to) && !found.get(rank)) {
+          // it begins with these bytes: it is them when it is as long
+          if (index.lengthAt(position) == to - from && !found.get(rank)) {
             found.set(rank);
             ranks.put(Arrays.copyOfRange(piece, from, to), rank);
           }

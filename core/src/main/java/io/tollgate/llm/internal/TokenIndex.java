@@ -110,8 +110,12 @@ public final class TokenIndex {
 
   /** True when the token at {@code position} in byte order is {@code bytes[from, to)} exactly. */
   boolean isExactly(int position, byte[] bytes, int from, int to) {
-    return startsWith(position, bytes, from, to)
-        && tokenLength(starts[byBytes[position]]) == to - from;
+    return startsWith(position, bytes, from, to) && lengthAt(position) == to - from;
+  }
+
+  /** The length of the token at {@code position} in byte order. */
+  int lengthAt(int position) {
+    return tokenLength(starts[byBytes[position]]);
   }
 
   private int compare(int rank, byte[] bytes, int from, int to) {
@@ -120,6 +124,6 @@ public final class TokenIndex {
   }
 
   private int tokenLength(int start) {
-    return packed[start - 1] & 0xff;
+    return PackedRanks.tokenLength(packed, start);
   }
 }
