@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -49,10 +49,12 @@ class TokenCounterTest {
   }
 
   @Test
-  void countsWhileTheWarmUpLoadsTheEncodingWithoutWaitingForIt() throws Exception {
+  void countsEachTextWithItsOwnVocabularyUntilLoadingPaysThenLoadsWithoutWaiting() throws Exception {
     Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+    AtomicInteger loads = new AtomicInteger();
     CountDownLatch loadMayEnd = new CountDownLatch(1);
     TokenCounter counter = new TokenCounter(EncodingType.O200K_BASE, false, () -> {
+      loads.incrementAndGet();
       try {
         loadMayEnd.await();
       } catch (InterruptedException e) {
@@ -60,44 +62,42 @@ class TokenCounterTest {
       }
       return whole;
     });
-    String prompt = "Say hello to the benchmark in five words. " + "And again, ".repeat(30);
 
-    CompletableFuture<Void> loaded = TokenCounter.warmUp(List.of(counter));
-    // on another thread, so that a count waiting for the load fails here instead of hanging
+    TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
+    for (int text = 1; text < TokenCounter.LOAD_O200K_AFTER_TEXTS; text++) {
+      String prompt = "Prompt number " + text + " says hello.";
+      assertThat(counter.count(prompt)).as(prompt).isEqualTo(whole.countTokensOrdinary(prompt));
+    }
+    assertThat(counter.loadStarted()).as("after 31 texts").isFalse();
+    assertThat(counter.count("hello world")).isEqualTo(2);
+    assertThat(counter.loadStarted()).as("at the 32nd").isTrue();
+
+    String prompt = "Say hello to the benchmark in five words. " + "And again, ".repeat(30);
+    // on another thread, so that a count waiting for the held load fails here instead of hanging
     int whileLoading = CompletableFuture.supplyAsync(() -> counter.count(prompt))
         .get(20, TimeUnit.SECONDS);
-
     assertThat(whileLoading).isEqualTo(whole.countTokensOrdinary(prompt)).isEqualTo(100);
-    assertThat(loaded).as("the load, still held").isNotDone();
+    assertThat(counter.loadedWhenItPaid()).as("the load, still held").isNotDone();
     loadMayEnd.countDown();
-    loaded.get(20, TimeUnit.SECONDS);
+    counter.loadedWhenItPaid().get(20, TimeUnit.SECONDS);
     assertThat(counter.countOnce("Say hello to the benchmark in five words.")).isEqualTo(9);
+    assertThat(loads).as("loads").hasValue(1);
   }
 
   @Test
-  void aWarmUpLoadsO200kAtTheFirstCountMadeMeanwhileOrAfterItsDelay() throws Exception {
+  void charactersCountedWithoutTheEncodingLoadItToo() throws Exception {
     Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
-    CountDownLatch countedLoadStarted = new CountDownLatch(1);
-    TokenCounter counted = new TokenCounter(EncodingType.O200K_BASE, false, () -> {
-      countedLoadStarted.countDown();
-      return whole;
-    });
-    CountDownLatch idleLoadStarted = new CountDownLatch(1);
-    TokenCounter idle = new TokenCounter(EncodingType.O200K_BASE, false, () -> {
-      idleLoadStarted.countDown();
-      return whole;
-    });
+    TokenCounter counter = new TokenCounter(EncodingType.O200K_BASE, false, () -> whole);
+    // 8,191 letters: 1,025 tokens, as jtokkit's whole encoding counts them
+    String longText = "a".repeat((int) TokenCounter.LOAD_O200K_AFTER_CHARACTERS - 1);
 
-    CompletableFuture<Void> countedLoaded = TokenCounter.warmUp(List.of(counted), Duration.ofHours(1));
-    CompletableFuture<Void> idleLoaded = TokenCounter.warmUp(List.of(idle), Duration.ofMillis(50));
-
-    assertThat(countedLoadStarted.await(300, TimeUnit.MILLISECONDS))
-        .as("loaded before any count, an hour early").isFalse();
-    assertThat(counted.count("hello world")).isEqualTo(2);
-    countedLoaded.get(20, TimeUnit.SECONDS);
-    assertThat(countedLoadStarted.getCount()).isZero();
-    idleLoaded.get(20, TimeUnit.SECONDS);
-    assertThat(idleLoadStarted.getCount()).as("loaded after its 50 ms without a count").isZero();
+    TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
+    assertThat(counter.loadStarted()).as("after the warm-up").isFalse();
+    assertThat(counter.count(longText)).isEqualTo(whole.countTokensOrdinary(longText)).isEqualTo(1025);
+    assertThat(counter.loadStarted()).as("after 8,191 characters").isFalse();
+    assertThat(counter.count("b")).isEqualTo(1);
+    assertThat(counter.loadStarted()).as("at the 8,192nd").isTrue();
+    counter.loadedWhenItPaid().get(20, TimeUnit.SECONDS);
   }
 
   @Test
