@@ -14,6 +14,7 @@ import io.opentelemetry.context.Scope;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.llm.Headers;
+import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.TokenCounter;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.HealthConfig;
@@ -26,6 +27,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -362,6 +364,7 @@ public final class Gate implements AutoCloseable {
       }
       // each encoding loads in about half a second of CPU: those the providers use, not on the first call
       TokenCounter.warmUp(encodingsUsed(config));
+      FirstCallRehearsal.start(apisUsed(config), config.tokens().defaultMaxOutput());
       UnusableFallbacks.warnings(config).forEach(warning ->
           System.getLogger(Gate.class.getName()).log(System.Logger.Level.WARNING, warning));
       HealthBoard health = HealthBoard.of(List.copyOf(config.providers().keySet()),
@@ -372,6 +375,12 @@ public final class Gate implements AutoCloseable {
       }
       return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry),
           owned);
+    }
+
+    private static Set<ProviderApi> apisUsed(TollgateConfig config) {
+      Set<ProviderApi> apis = EnumSet.noneOf(ProviderApi.class);
+      config.providers().values().forEach(provider -> apis.add(provider.api()));
+      return apis;
     }
 
     private static Set<TokenCounter> encodingsUsed(TollgateConfig config) {
