@@ -174,7 +174,7 @@ public final class TokenCounter {
       try {
         for (TokenCounter counter : toLoad) {
           PromptVocabulary early = counter.type == EncodingType.O200K_BASE
-              && counter.encoding == null ? O200kWhileLoading.vocabulary() : null;
+              && counter.encoding == null ? O200kBeforeLoad.vocabulary() : null;
           if (early == null) {
             counter.encoding();
           } else {
@@ -249,7 +249,7 @@ public final class TokenCounter {
   private int countNow(String text) {
     Encoding loaded = encoding;
     if (loaded == null && warmedUp && type == EncodingType.O200K_BASE) {
-      PromptVocabulary early = O200kWhileLoading.vocabulary();
+      PromptVocabulary early = O200kBeforeLoad.vocabulary();
       if (early != null) {
         int count = early.countTokensOrdinary(text);
         loadOncePaying(text.length());
@@ -306,7 +306,7 @@ public final class TokenCounter {
           e = load.get();
           encoding = e;
           if (type == EncodingType.O200K_BASE) {
-            O200kWhileLoading.release();
+            O200kBeforeLoad.release();
           }
         }
       }
@@ -318,7 +318,7 @@ public final class TokenCounter {
    * The o200k_base vocabulary of single texts, read at its first use and let go when an o200k_base
    * encoding is loaded (3 MB); read again should another counter load one later.
    */
-  private static final class O200kWhileLoading {
+  private static final class O200kBeforeLoad {
     private static PromptVocabulary vocabulary;
     private static boolean readable = true;
 
