@@ -5,7 +5,12 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The agent's one transformer, registered by {@code premain} before anything else is done. It
@@ -16,7 +21,8 @@ import java.util.List;
  * the app's thread may hold locks.
  *
  * <p>Types loaded before the transformer existed (by another agent's {@code premain}, or before a
- * late attach) are retransformed when the start completes ({@link #retransformLoaded}). When the
+ * late attach) are retransformed when the start completes ({@link #retransformLoaded}); those it
+ * wove as they loaded are not woven again. When the
  * agent turns out to be off or disabled, {@link #remove} takes the transformer out and
  * retransforms the types it changed, so their code is the app's own again.
  */
@@ -25,6 +31,12 @@ public final class AgentTransformer implements ClassFileTransformer {
   private final Instrumentation instrumentation;
   private final HookTransformer hooks;
   private volatile boolean removed;
+  /**
+   * The types woven as they loaded, by internal name per class loader: retransforming them when the
+   * start completes would weave them again and make the JVM redefine classes the app is running.
+   */
+  private final Map<ClassLoader, Set<String>> wovenAtLoad =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   private AgentTransformer(Instrumentation instrumentation, HookTransformer hooks) {
     this.instrumentation = instrumentation;
@@ -46,7 +58,14 @@ public final class AgentTransformer implements ClassFileTransformer {
 
   /** Retransforms the instrumented types that were loaded before the transformer was registered. */
   public void retransformLoaded() {
-    retransform(loadedWatchedTypes());
+    List<Class<?>> notWoven = new ArrayList<>();
+    for (Class<?> type : loadedWatchedTypes()) {
+      Set<String> woven = wovenAtLoad.get(type.getClassLoader());
+      if (woven == null || !woven.contains(type.getName().replace('.', '/'))) {
+        notWoven.add(type);
+      }
+    }
+    retransform(notWoven);
   }
 
   /**
@@ -63,8 +82,15 @@ public final class AgentTransformer implements ClassFileTransformer {
   @Override
   public byte[] transform(ClassLoader loader, String internalName, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classFile) {
-    return removed ? null
-        : hooks.transform(loader, internalName, classBeingRedefined, protectionDomain, classFile);
+    if (removed) {
+      return null;
+    }
+    byte[] woven = hooks.transform(loader, internalName, classBeingRedefined, protectionDomain,
+        classFile);
+    if (woven != null && classBeingRedefined == null) {
+      wovenAtLoad.computeIfAbsent(loader, l -> ConcurrentHashMap.newKeySet()).add(internalName);
+    }
+    return woven;
   }
 
   private void retransform(List<Class<?>> types) {

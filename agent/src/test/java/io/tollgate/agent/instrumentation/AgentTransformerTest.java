@@ -61,6 +61,27 @@ class AgentTransformerTest {
   }
 
   @Test
+  void aWatchedClassWovenAsItLoadedIsNotWovenAgainWhenTheStartCompletes() throws Exception {
+    assertThat(transformer.transform(loader(), WATCHED, null, null, classFile())).isNotNull();
+    jvm.loaded = new Class<?>[] {String.class, Watched.class};
+
+    transformer.retransformLoaded();
+
+    assertThat(jvm.retransformed).isEmpty();
+  }
+
+  @Test
+  void aWatchedClassWovenInAnotherLoaderIsStillRetransformedInThisOne() throws Exception {
+    ClassLoader other = new ClassLoader(loader()) {};
+    assertThat(transformer.transform(other, WATCHED, null, null, classFile())).isNotNull();
+    jvm.loaded = new Class<?>[] {Watched.class};
+
+    transformer.retransformLoaded();
+
+    assertThat(jvm.retransformed).containsExactly(Watched.class);
+  }
+
+  @Test
   void whenTheAgentDoesNotStartItTakesItselfOutAndGivesTheWatchedClassesBackTheirCode()
       throws Exception {
     jvm.loaded = new Class<?>[] {String.class, Watched.class};
