@@ -23,11 +23,13 @@ import org.yaml.snakeyaml.reader.StreamReader;
 /**
  * Reads YAML into a {@link ConfigNode} tree, keeping every scalar as the text written: {@code off}
  * stays {@code off} (YAML 1.1 would make it false) and {@code 1.0} stays {@code 1.0}. A plain
- * {@code ~}, {@code null} or nothing at all ({@code key:}) is YAML's null. An alias stands for the
- * node its anchor names, so that one set of limits can serve several providers.
+ * {@code ~}, {@code null} (any of its three cases), nothing at all ({@code key:}) or a value
+ * tagged {@code !!null} is YAML's null. An alias stands for the node its anchor names, so that one
+ * set of limits can serve several providers.
  *
  * <p>Straight from SnakeYAML's event parser: the tree needs no more, and a JVM starting with the
- * agent reads its configuration in a quarter of the time a data-binding layer on top would take.
+ * agent reads its YAML in 40 % of the time jackson-dataformat-yaml's parser on top of it took
+ * ({@code YamlReadBenchmark}: 22 against 56 ms cold).
  */
 final class YamlTree {
 

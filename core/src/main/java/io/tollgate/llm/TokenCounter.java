@@ -51,8 +51,8 @@ public final class TokenCounter {
   /**
    * After a warm-up, {@code o200k_base} counts each text with that text's vocabulary ({@link
    * PromptVocabulary}) and loads the whole encoding on a thread of its own once it has counted this
-   * many texts, or {@link #LOAD_O200K_AFTER_CHARACTERS}. A short prompt costs about 45 µs that way
-   * and a thousand characters 1 ms, against 1 µs and 0.08 ms once loaded; loading costs a quarter
+   * many texts, or {@link #LOAD_O200K_AFTER_CHARACTERS}. A short prompt costs about 50 µs that way
+   * and a thousand characters 0.8 ms, against 1.4 µs and 0.05 ms once loaded; loading costs a quarter
    * of a second of CPU and 28 MB of heap. So an app that keeps calling loads it over its first
    * calls, without waiting for it, and one that calls a few times or now and then never does. The
    * first calls of a JVM are the ones short of CPU: classes load and the JIT compiles.
@@ -163,8 +163,9 @@ public final class TokenCounter {
    * Makes the counters of {@code counters} ready on a daemon thread, so the first request does not
    * wait for them; completed when they are. Each encoding costs a quarter to half a second of CPU:
    * only those needed. Every encoding but {@code o200k_base} is loaded; for {@code o200k_base} the
-   * index of its tokens is read (25 ms), and the encoding loads once counting without it stops
-   * paying ({@link #LOAD_O200K_AFTER_TEXTS}), or here when the index cannot be read.
+   * index of its tokens is read and one word counted with it, and the encoding loads once counting
+   * without it stops paying ({@link #LOAD_O200K_AFTER_TEXTS}), or here when the index cannot be
+   * read.
    */
   public static CompletableFuture<Void> warmUp(Collection<TokenCounter> counters) {
     List<TokenCounter> toLoad = List.copyOf(counters);

@@ -22,9 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Types loaded before the transformer existed (by another agent's {@code premain}, or before a
  * late attach) are retransformed when the start completes ({@link #retransformLoaded}); those it
- * wove as they loaded are not woven again. When the
- * agent turns out to be off or disabled, {@link #remove} takes the transformer out and
- * retransforms the types it changed, so their code is the app's own again.
+ * wove as they loaded are not woven again. When the agent turns out to be off or disabled, {@link
+ * #remove} takes the transformer out and retransforms the types it changed, so their code is the
+ * app's own again.
  */
 public final class AgentTransformer implements ClassFileTransformer {
 
