@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -90,9 +90,8 @@ public final class TokenCounter {
   /** Texts and characters counted without the loaded encoding, for {@link #LOAD_O200K_AFTER_TEXTS}. */
   private final AtomicInteger textsCountedEarly = new AtomicInteger();
   private final AtomicLong charactersCountedEarly = new AtomicLong();
-  /** Completed when the load started by counting has ended; started at most once. */
-  private final CompletableFuture<Void> loadedWhenItPaid = new CompletableFuture<>();
-  private final AtomicBoolean loadStarted = new AtomicBoolean();
+  /** The load counting started (at most one), completed when it has ended; null before. */
+  private final AtomicReference<CompletableFuture<Void>> loadedWhenItPaid = new AtomicReference<>();
 
   private TokenCounter(EncodingType type, boolean approximate) {
     this(type, approximate, () -> LOADER.load(type));
@@ -171,25 +170,32 @@ public final class TokenCounter {
     List<TokenCounter> toLoad = List.copyOf(counters);
     toLoad.forEach(counter -> counter.warmedUp = true);
     CompletableFuture<Void> done = new CompletableFuture<>();
-    Thread loader = new Thread(() -> {
-      try {
-        for (TokenCounter counter : toLoad) {
-          PromptVocabulary early = counter.type == EncodingType.O200K_BASE
-              && counter.encoding == null ? O200kBeforeLoad.vocabulary() : null;
-          if (early == null) {
-            counter.encoding();
-          } else {
-            early.countTokensOrdinary("warm up"); // jtokkit's classes: 6 ms less for the first count
-          }
+    onThreadOfItsOwn("tollgate-tokenizer-warm-up", done, () -> {
+      for (TokenCounter counter : toLoad) {
+        PromptVocabulary early = counter.type == EncodingType.O200K_BASE
+            && counter.encoding == null ? O200kBeforeLoad.vocabulary() : null;
+        if (early == null) {
+          counter.encoding();
+        } else {
+          early.countTokensOrdinary("warm up"); // jtokkit's classes: 6 ms less for the first count
         }
+      }
+    });
+    return done;
+  }
+
+  /** Runs {@code work} on a daemon thread named {@code name}; {@code done} says how it ended. */
+  private static void onThreadOfItsOwn(String name, CompletableFuture<Void> done, Runnable work) {
+    Thread thread = new Thread(() -> {
+      try {
+        work.run();
         done.complete(null);
       } catch (RuntimeException | Error e) {
         done.completeExceptionally(e);
       }
-    }, "tollgate-tokenizer-warm-up");
-    loader.setDaemon(true);
-    loader.start();
-    return done;
+    }, name);
+    thread.setDaemon(true);
+    thread.start();
   }
 
   private static boolean inFamily(String name, String[] families) {
@@ -265,29 +271,23 @@ public final class TokenCounter {
     int texts = textsCountedEarly.incrementAndGet();
     long total = charactersCountedEarly.addAndGet(characters);
     if ((texts >= LOAD_O200K_AFTER_TEXTS || total >= LOAD_O200K_AFTER_CHARACTERS)
-        && loadStarted.compareAndSet(false, true)) {
-      Thread loader = new Thread(() -> {
-        try {
-          encoding();
-          loadedWhenItPaid.complete(null);
-        } catch (RuntimeException | Error e) {
-          // counts go on with each text's vocabulary, exact, only slower
-          loadedWhenItPaid.completeExceptionally(e);
-        }
-      }, "tollgate-tokenizer-load");
-      loader.setDaemon(true);
-      loader.start();
+        && loadedWhenItPaid.get() == null) {
+      CompletableFuture<Void> loaded = new CompletableFuture<>();
+      if (loadedWhenItPaid.compareAndSet(null, loaded)) {
+        // a failed load leaves counts to each text's vocabulary: exact, only slower
+        onThreadOfItsOwn("tollgate-tokenizer-load", loaded, this::encoding);
+      }
     }
   }
 
   /** Whether counting has started the load (tests). */
   boolean loadStarted() {
-    return loadStarted.get();
+    return loadedWhenItPaid.get() != null;
   }
 
-  /** Completed when the load counting started has ended (tests). */
+  /** Completed when the load counting started has ended; null before it starts (tests). */
   CompletableFuture<Void> loadedWhenItPaid() {
-    return loadedWhenItPaid;
+    return loadedWhenItPaid.get();
   }
 
   /** A raw count turned into the model's tokens: × 1.2 rounded up for the approximation, else as is. */

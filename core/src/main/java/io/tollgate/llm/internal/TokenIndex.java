@@ -108,11 +108,6 @@ public final class TokenIndex {
         && Arrays.equals(packed, start, start + to - from, bytes, from, to);
   }
 
-  /** True when the token at {@code position} in byte order is {@code bytes[from, to)} exactly. */
-  boolean isExactly(int position, byte[] bytes, int from, int to) {
-    return startsWith(position, bytes, from, to) && lengthAt(position) == to - from;
-  }
-
   /** The length of the token at {@code position} in byte order. */
   int lengthAt(int position) {
     return tokenLength(starts[byBytes[position]]);

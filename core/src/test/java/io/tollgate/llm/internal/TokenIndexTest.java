@@ -30,12 +30,12 @@ class TokenIndexTest {
     assertThat(rankOf(index, "ba")).isEqualTo(5);
     byte[] high = {(byte) 0xe3, (byte) 0x81};
     assertThat(index.rankAt(index.lowerBound(high, 0, 1))).isEqualTo(4); // unsigned: after ASCII
-    assertThat(index.isExactly(index.lowerBound(high, 0, 2), high, 0, 2)).isTrue();
+    assertThat(isExactly(index, index.lowerBound(high, 0, 2), high, 0, 2)).isTrue();
     assertThat(index.rankAt(index.lowerBound(high, 0, 2))).isEqualTo(6);
 
     byte[] abd = bytes("abd");
     int position = index.lowerBound(abd, 0, 3);
-    assertThat(index.isExactly(position, abd, 0, 3)).isFalse();
+    assertThat(isExactly(index, position, abd, 0, 3)).isFalse();
     assertThat(index.startsWith(position, abd, 0, 3)).as("no token begins with abd").isFalse();
     byte[] bc = bytes("bc");
     assertThat(index.startsWith(index.lowerBound(bc, 0, 2), bc, 0, 2)).isFalse();
@@ -56,7 +56,7 @@ class TokenIndexTest {
     }
     byte[] hello = bytes(" hello");
 
-    assertThat(index.isExactly(index.lowerBound(hello, 0, 6), hello, 0, 6)).isTrue();
+    assertThat(isExactly(index, index.lowerBound(hello, 0, 6), hello, 0, 6)).isTrue();
     assertThat(index.rankAt(index.lowerBound(hello, 0, 6))).isEqualTo(
         Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE)
             .encodeOrdinary(" hello").get(0));
@@ -87,8 +87,16 @@ class TokenIndexTest {
   private static int rankOf(TokenIndex index, String token) {
     byte[] bytes = bytes(token);
     int position = index.lowerBound(bytes, 0, bytes.length);
-    assertThat(index.isExactly(position, bytes, 0, bytes.length)).as(token).isTrue();
+    assertThat(isExactly(index, position, bytes, 0, bytes.length)).as(token).isTrue();
     return index.rankAt(position);
+  }
+
+  /**
+   * True when the token at {@code position} in byte order is {@code bytes[from, to)} exactly: it
+   * begins with them and is as long, the test {@link PromptVocabulary} makes.
+   */
+  private static boolean isExactly(TokenIndex index, int position, byte[] bytes, int from, int to) {
+    return index.startsWith(position, bytes, from, to) && index.lengthAt(position) == to - from;
   }
 
   private static TokenIndex index(List<byte[]> tokens) throws IOException {
