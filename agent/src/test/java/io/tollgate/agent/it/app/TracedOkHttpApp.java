@@ -127,8 +127,16 @@ public final class TracedOkHttpApp {
       client.dispatcher().executorService().shutdown();
       client.connectionPool().evictAll();
       if (sdk != null) {
-        // flushed explicitly: on older SDKs (1.49) close() alone may exit before the last export
-        sdk.getSdkMeterProvider().forceFlush().join(10, TimeUnit.SECONDS);
+        // flushed explicitly: on older SDKs (1.49) close() alone may exit before the last export.
+        // A flush that meets a periodic export in flight fails at once without collecting (the
+        // SDK's PeriodicMetricReader: "Exporter busy"), which lost the metrics recorded since the
+        // last collection: flushed again until one collects.
+        for (int flush = 0; flush < 50; flush++) {
+          if (sdk.getSdkMeterProvider().forceFlush().join(10, TimeUnit.SECONDS).isSuccess()) {
+            break;
+          }
+          Thread.sleep(20);
+        }
         sdk.getSdkTracerProvider().forceFlush().join(10, TimeUnit.SECONDS);
         sdk.close();
       }
