@@ -348,8 +348,11 @@ public final class Gate implements AutoCloseable {
 
     public Gate build() {
       List<AutoCloseable> owned = new ArrayList<>();
-      Optional<RedisConnection> redis = config.redis().map(RedisConnection::of);
+      // a connection of the gate's own only for the parts it makes itself
+      Optional<RedisConnection> redis = limiter != null && breakers != null
+          ? Optional.empty() : config.redis().map(RedisConnection::of);
       redis.ifPresent(owned::add);
+      redis.ifPresent(RedisConnection::connectInBackground);
       RateLimiter usedLimiter = limiter;
       if (usedLimiter == null) {
         usedLimiter = redis.isPresent()
@@ -358,8 +361,7 @@ public final class Gate implements AutoCloseable {
       }
       ProviderBreakers usedBreakers = breakers;
       if (usedBreakers == null) {
-        usedBreakers = ProviderBreakers.create(config.breaker(),
-            redis.flatMap(RedisConnection::clientIfReachable), clock);
+        usedBreakers = ProviderBreakers.create(config.breaker(), redis, clock);
         owned.add(0, usedBreakers);
       }
       // each encoding loads in about half a second of CPU: those the providers use, not on the first call

@@ -1,6 +1,7 @@
 package io.tollgate.router;
 
 import io.tollgate.config.BreakerConfig;
+import io.tollgate.config.RedisConnection;
 import io.tollgate.router.internal.BreakerSettings;
 import io.tollgate.router.internal.DefaultProviderBreakers;
 import io.tollgate.router.internal.RedisBreakerStore;
@@ -10,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -44,11 +46,17 @@ public interface ProviderBreakers extends AutoCloseable {
     return builder(config).build();
   }
 
-  /** Breakers shared through {@code redis} when present, local otherwise, on {@code clock}. */
-  static ProviderBreakers create(BreakerConfig config, Optional<UnifiedJedis> redis, Clock clock) {
+  /**
+   * Breakers shared through the client of {@code redis} when present, local otherwise, on {@code
+   * clock}. The client is asked for on the breakers' own thread, at each exchange until it can be
+   * made: building these never waits for Redis, and a Redis down at start-up is shared with once
+   * it answers.
+   */
+  static ProviderBreakers create(BreakerConfig config, Optional<RedisConnection> redis, Clock clock) {
     Builder builder = builder(config).clock(clock);
-    if (redis.isPresent()) { // not a method reference to redis(UnifiedJedis): it would load Jedis
-      builder.redis(redis.get());
+    if (redis.isPresent()) { // not a method reference to redisConnecting: it would load Jedis
+      RedisConnection connection = redis.get();
+      builder.redisConnecting(connection::client);
     }
     return builder.build();
   }
@@ -80,7 +88,7 @@ public interface ProviderBreakers extends AutoCloseable {
   /** Configures {@link ProviderBreakers}; every setter rejects a bad value at once. */
   final class Builder {
     private final BreakerConfig config;
-    private UnifiedJedis redis;
+    private Supplier<UnifiedJedis> redis;
     private Clock clock = Clock.systemUTC();
     private RandomGenerator random = new Random();
     private Duration switchOverJitter = DEFAULT_SWITCH_OVER_JITTER;
@@ -93,7 +101,16 @@ public interface ProviderBreakers extends AutoCloseable {
 
     /** Shares breaker state through {@code redis} (standalone or Cluster); the caller closes it. */
     public Builder redis(UnifiedJedis redis) {
-      this.redis = Objects.requireNonNull(redis, "redis");
+      Objects.requireNonNull(redis, "redis");
+      return redisConnecting(() -> redis);
+    }
+
+    /**
+     * Shares breaker state through the client {@code connector} gives, asked for on the exchange
+     * thread before each exchange; one that throws counts as Redis unreachable.
+     */
+    public Builder redisConnecting(Supplier<UnifiedJedis> connector) {
+      this.redis = Objects.requireNonNull(connector, "connector");
       return this;
     }
 

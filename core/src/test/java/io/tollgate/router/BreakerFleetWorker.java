@@ -6,9 +6,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -28,7 +26,7 @@ public final class BreakerFleetWorker {
     BreakerConfig config = BreakerConfig.builder()
         .openFor(openFor).maxOpenFor(openFor.multipliedBy(4)).build();
     try (UnifiedJedis client = RedisClients.standalone(redis, Duration.ofMillis(500), 4);
-        ProviderBreakers breakers = ProviderBreakers.create(config, Optional.of(client), Clock.systemUTC())) {
+        ProviderBreakers breakers = ProviderBreakers.builder(config).redis(client).build()) {
       ProviderBreaker breaker = breakers.breaker(provider);
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       System.out.println(">ready");

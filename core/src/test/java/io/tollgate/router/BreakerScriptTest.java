@@ -38,8 +38,8 @@ class BreakerScriptTest {
     client = RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 4);
     BreakerSettings settings = new BreakerSettings(BreakerConfig.ofDefaults(), Clock.systemUTC(),
         new Random(), Duration.ZERO, Duration.ofMillis(250), LOCK_TTL, Duration.ofMinutes(2));
-    one = new RedisBreakerStore(client, settings);
-    other = new RedisBreakerStore(client, settings);
+    one = new RedisBreakerStore(() -> client, settings);
+    other = new RedisBreakerStore(() -> client, settings);
   }
 
   @AfterAll

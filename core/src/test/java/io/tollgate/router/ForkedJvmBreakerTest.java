@@ -12,9 +12,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,9 +39,9 @@ class ForkedJvmBreakerTest {
   void start() throws IOException {
     server = RedisServer.start();
     client = RedisClients.standalone(server.uri(), Duration.ofMillis(500), 4);
-    breakers = ProviderBreakers.create(BreakerConfig.builder()
-            .openFor(OPEN_FOR).maxOpenFor(OPEN_FOR.multipliedBy(4)).build(),
-        Optional.of(client), Clock.systemUTC());
+    breakers = ProviderBreakers.builder(BreakerConfig.builder()
+            .openFor(OPEN_FOR).maxOpenFor(OPEN_FOR.multipliedBy(4)).build())
+        .redis(client).build();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     worker = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
         BreakerFleetWorker.class.getName(), Integer.toString(server.port()), PROVIDER,

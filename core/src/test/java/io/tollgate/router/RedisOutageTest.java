@@ -1,12 +1,16 @@
 package io.tollgate.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.tollgate.config.BreakerConfig;
+import io.tollgate.config.RedisConfig;
+import io.tollgate.config.RedisConnection;
 import io.tollgate.limiter.RedisClients;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +21,8 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Redis stopped under two instances: each keeps its breakers on its own, with no exception and no
- * wait, and what happened meanwhile is shared once Redis is back. The breakers run on a fake
+ * wait, and what happened meanwhile is shared once Redis is back; breakers made while Redis is
+ * down share from the moment it answers. The breakers run on a fake
  * clock (Redis plays no part while it is down).
  */
 class RedisOutageTest {
@@ -42,7 +47,7 @@ class RedisOutageTest {
   private ProviderBreakers instance() {
     UnifiedJedis client = RedisClients.standalone(server.uri(), Duration.ofMillis(100), 4);
     ProviderBreakers breakers =
-        ProviderBreakers.create(BreakerConfig.ofDefaults(), Optional.of(client), clock);
+        ProviderBreakers.builder(BreakerConfig.ofDefaults()).clock(clock).redis(client).build();
     closeables.add(0, client);
     closeables.add(0, breakers);
     return breakers;
@@ -90,6 +95,37 @@ class RedisOutageTest {
     assertThat(b.openedBy()).contains(OpenedBy.FLEET);
     Instant now = clock.instant();
     assertThat(b.openUntil().orElseThrow()).isBetween(now.plusSeconds(50), now.plusSeconds(60));
+  }
+
+  @Test
+  void breakersMadeWhileRedisIsDownShareFromTheMomentItAnswers() {
+    server.stop();
+    RedisConnection connection = RedisConnection.of(RedisConfig.builder()
+        .url(server.uri()).timeout(Duration.ofMillis(100)).build());
+    ProviderBreakers late =
+        ProviderBreakers.create(BreakerConfig.ofDefaults(), Optional.of(connection), clock);
+    closeables.add(0, connection);
+    closeables.add(0, late);
+    ProviderBreaker lateBreaker = late.breaker("openai");
+    for (int i = 0; i < 3; i++) {
+      lateBreaker.onFailure(FailureKind.CONNECTION);
+    }
+    assertThat(lateBreaker.state()).isEqualTo(BreakerState.OPEN);
+    Poll.until(Duration.ofSeconds(10), "the breakers finding no Redis", () -> !late.isShared());
+
+    server.restart();
+    Poll.until(Duration.ofSeconds(10), "the breakers sharing once Redis answers", late::isShared);
+    ProviderBreakers other = instance();
+    ProviderBreaker otherBreaker = other.breaker("openai");
+    Poll.until(Duration.ofSeconds(5), "the other instance learning of the open breaker",
+        () -> !otherBreaker.tryAcquirePermission());
+
+    assertThat(otherBreaker.state()).isEqualTo(BreakerState.OPEN);
+    assertThat(otherBreaker.openedBy()).contains(OpenedBy.FLEET);
+    // the same episode: its open time as Redis's clock and this JVM's see it, to the millisecond
+    Instant lateUntil = lateBreaker.openUntil().orElseThrow();
+    assertThat(otherBreaker.openUntil().orElseThrow())
+        .isCloseTo(lateUntil, within(1, ChronoUnit.SECONDS));
   }
 
   @Test

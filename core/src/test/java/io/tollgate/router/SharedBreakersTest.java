@@ -6,13 +6,11 @@ import static org.assertj.core.api.Assertions.within;
 import io.tollgate.config.BreakerConfig;
 import io.tollgate.limiter.RedisClients;
 import io.tollgate.testkit.redis.RedisServer;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +54,7 @@ class SharedBreakersTest {
 
   private ProviderBreakers instance(BreakerConfig config) {
     UnifiedJedis client = RedisClients.standalone(server.uri(), Duration.ofMillis(500), 4);
-    ProviderBreakers breakers = ProviderBreakers.create(config, Optional.of(client), Clock.systemUTC());
+    ProviderBreakers breakers = ProviderBreakers.builder(config).redis(client).build();
     closeables.add(0, client); // closed after the breakers
     closeables.add(0, breakers);
     return breakers;

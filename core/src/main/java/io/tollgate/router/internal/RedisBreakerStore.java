@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -25,13 +26,14 @@ public final class RedisBreakerStore implements BreakerStore {
   private static final LuaScript SCRIPT = LuaScript.load("breaker");
   private static final String KEY_PREFIX = "tg:";
 
-  private final UnifiedJedis redis;
+  private final Supplier<UnifiedJedis> redis;
   private final String instanceId = UUID.randomUUID().toString();
   private final String lockTtlMillis;
   private final String keepMillis;
   private final Map<String, List<String>> keys = new ConcurrentHashMap<>();
 
-  public RedisBreakerStore(UnifiedJedis redis, BreakerSettings settings) {
+  /** Runs the script on the client {@code redis} gives at each operation (it may throw: Redis unreachable). */
+  public RedisBreakerStore(Supplier<UnifiedJedis> redis, BreakerSettings settings) {
     this.redis = Objects.requireNonNull(redis, "redis");
     this.lockTtlMillis = Long.toString(settings.probeLockTtl().toMillis());
     // an episode nobody probes is forgotten max-open-for after its open time: by then no
@@ -79,12 +81,13 @@ public final class RedisBreakerStore implements BreakerStore {
     List<String> providerKeys = keys.computeIfAbsent(provider,
         name -> List.of(stateKey(name), probeKey(name)));
     List<String> args = List.of(op, instanceId, lockTtlMillis, keepMillis, a5, a6, a7);
+    UnifiedJedis client = redis.get();
     Object reply;
     try {
-      reply = redis.evalsha(SCRIPT.sha1(), providerKeys, args);
+      reply = client.evalsha(SCRIPT.sha1(), providerKeys, args);
     } catch (JedisNoScriptException e) {
       // Routed by the same key, EVAL reaches the node that said NOSCRIPT and caches the script.
-      reply = redis.eval(SCRIPT.source(), providerKeys, args);
+      reply = client.eval(SCRIPT.source(), providerKeys, args);
     }
     List<?> values = (List<?>) reply;
     SharedState.Prober prober = SharedState.Prober.values()[((Long) values.get(3)).intValue()];

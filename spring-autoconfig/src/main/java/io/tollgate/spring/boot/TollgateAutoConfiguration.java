@@ -47,12 +47,11 @@ public class TollgateAutoConfiguration {
     return Limiters.create(config.redis(), connection);
   }
 
-  /** Shared through Redis when it is configured and reachable at start-up, else per JVM. */
+  /** Shared through Redis when it is configured (from the moment it answers), else per JVM. */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public ProviderBreakers tollgateProviderBreakers(TollgateConfig config, ObjectProvider<RedisConnection> redis) {
-    return ProviderBreakers.create(config.breaker(),
-        Optional.ofNullable(redis.getIfAvailable()).flatMap(RedisConnection::clientIfReachable),
+    return ProviderBreakers.create(config.breaker(), Optional.ofNullable(redis.getIfAvailable()),
         Clock.systemUTC());
   }
 
@@ -69,7 +68,7 @@ public class TollgateAutoConfiguration {
     return gate.build();
   }
 
-  /** The Redis client of the limiter and the breakers, made on first use. */
+  /** The Redis client of the limiter and the breakers, made in the background as the app starts. */
   @Configuration(proxyBeanMethods = false)
   @Conditional(ConfiguredSection.Redis.class)
   static class RedisConfiguration {
@@ -77,7 +76,9 @@ public class TollgateAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     RedisConnection tollgateRedisConnection(TollgateConfig config) {
-      return RedisConnection.of(config.redis().orElseThrow());
+      RedisConnection connection = RedisConnection.of(config.redis().orElseThrow());
+      connection.connectInBackground();
+      return connection;
     }
   }
 }

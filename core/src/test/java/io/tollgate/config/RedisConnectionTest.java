@@ -1,0 +1,83 @@
+package io.tollgate.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tollgate.testkit.redis.RedisServer;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/** The one client of an instance, made on first use or ahead of it in the background. */
+class RedisConnectionTest {
+
+  private RedisServer server;
+  private RedisConnection connection;
+
+  @BeforeEach
+  void start() {
+    server = RedisServer.start();
+    connection = RedisConnection.of(RedisConfig.builder()
+        .url(server.uri()).timeout(Duration.ofMillis(200)).build());
+  }
+
+  @AfterEach
+  void stop() {
+    connection.close();
+    server.close();
+  }
+
+  @Test
+  void connectingInTheBackgroundMakesTheClientBeforeAnyoneAsksForIt() throws InterruptedException {
+    connection.connectInBackground();
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (tollgateClients() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(tollgateClients()).isEqualTo(1);
+    UnifiedJedis client = connection.client();
+    assertThat(client.ping()).isEqualTo("PONG");
+    assertThat(connection.client()).isSameAs(client);
+    assertThat(tollgateClients()).isEqualTo(1); // the pooled connection the background made
+  }
+
+  @Test
+  void aRedisDownAtTheBackgroundConnectIsReachedOnceItAnswers() {
+    server.stop();
+    connection.connectInBackground();
+
+    // a standalone client is made without a connection; its commands fail until Redis answers
+    UnifiedJedis client = connection.client();
+    assertThatThrownBy(client::ping).isInstanceOf(JedisConnectionException.class);
+    server.restart();
+    assertThat(client.ping()).isEqualTo("PONG");
+    assertThat(connection.client()).isSameAs(client);
+  }
+
+  @Test
+  void closingWhileTheBackgroundConnectRunsLeavesNoClientBehind() throws InterruptedException {
+    connection.connectInBackground();
+    connection.close();
+
+    assertThatThrownBy(connection::client).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the Redis connection is closed");
+    // a client the background made before the close is closed by it; none is made after
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (tollgateClients() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(tollgateClients()).isZero();
+  }
+
+  /** Connections that named themselves as Tollgate's clients do. */
+  private long tollgateClients() {
+    try (Jedis jedis = server.jedis()) {
+      return jedis.clientList().lines().filter(line -> line.contains(" name=tollgate ")).count();
+    }
+  }
+}
