@@ -1,7 +1,6 @@
 package io.tollgate.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.tollgate.config.BreakerConfig;
 import io.tollgate.config.RedisConfig;
@@ -9,8 +8,6 @@ import io.tollgate.config.RedisConnection;
 import io.tollgate.testkit.redis.RedisCluster;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -47,15 +44,7 @@ class LateClusterBreakersTest {
 
           cluster.restartNode(seed);
           Poll.until(Duration.ofSeconds(15), "the late breakers sharing", lateBreakers::isShared);
-          Poll.until(Duration.ofSeconds(5), "the other instance learning of the open breaker",
-              () -> !otherBreaker.tryAcquirePermission());
-
-          assertThat(otherBreaker.state()).isEqualTo(BreakerState.OPEN);
-          assertThat(otherBreaker.openedBy()).contains(OpenedBy.FLEET);
-          // the same episode: its open time as Redis's clock and this JVM's see it, to the millisecond
-          Instant lateUntil = lateBreaker.openUntil().orElseThrow();
-          assertThat(otherBreaker.openUntil().orElseThrow())
-              .isCloseTo(lateUntil, within(1, ChronoUnit.SECONDS));
+          FleetEpisodes.awaitLearned(otherBreaker, lateBreaker);
         }
       }
     }

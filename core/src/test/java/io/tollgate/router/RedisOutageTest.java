@@ -1,7 +1,6 @@
 package io.tollgate.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.tollgate.config.BreakerConfig;
 import io.tollgate.config.RedisConfig;
@@ -10,7 +9,6 @@ import io.tollgate.limiter.RedisClients;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -117,15 +115,7 @@ class RedisOutageTest {
     Poll.until(Duration.ofSeconds(10), "the breakers sharing once Redis answers", late::isShared);
     ProviderBreakers other = instance();
     ProviderBreaker otherBreaker = other.breaker("openai");
-    Poll.until(Duration.ofSeconds(5), "the other instance learning of the open breaker",
-        () -> !otherBreaker.tryAcquirePermission());
-
-    assertThat(otherBreaker.state()).isEqualTo(BreakerState.OPEN);
-    assertThat(otherBreaker.openedBy()).contains(OpenedBy.FLEET);
-    // the same episode: its open time as Redis's clock and this JVM's see it, to the millisecond
-    Instant lateUntil = lateBreaker.openUntil().orElseThrow();
-    assertThat(otherBreaker.openUntil().orElseThrow())
-        .isCloseTo(lateUntil, within(1, ChronoUnit.SECONDS));
+    FleetEpisodes.awaitLearned(otherBreaker, lateBreaker);
   }
 
   @Test
