@@ -54,7 +54,7 @@ public interface ProviderBreakers extends AutoCloseable {
    */
   static ProviderBreakers create(BreakerConfig config, Optional<RedisConnection> redis, Clock clock) {
     Builder builder = builder(config).clock(clock);
-    if (redis.isPresent()) { // not a method reference to redisConnecting: it would load Jedis
+    if (redis.isPresent()) { // no lambda over the connection but here: linking one loads Jedis
       RedisConnection connection = redis.get();
       builder.redisConnecting(connection::client);
     }

@@ -32,7 +32,10 @@ public final class RedisBreakerStore implements BreakerStore {
   private final String keepMillis;
   private final Map<String, List<String>> keys = new ConcurrentHashMap<>();
 
-  /** Runs the script on the client {@code redis} gives at each operation (it may throw: Redis unreachable). */
+  /**
+   * Runs the script on the client {@code redis} gives at each operation; a supplier that throws
+   * counts as Redis unreachable.
+   */
   public RedisBreakerStore(Supplier<UnifiedJedis> redis, BreakerSettings settings) {
     this.redis = Objects.requireNonNull(redis, "redis");
     this.lockTtlMillis = Long.toString(settings.probeLockTtl().toMillis());
