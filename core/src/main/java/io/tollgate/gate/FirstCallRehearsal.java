@@ -6,6 +6,7 @@ import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.Usage;
 import io.tollgate.llm.UsageTap;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -30,8 +31,11 @@ final class FirstCallRehearsal {
 
   private FirstCallRehearsal() {}
 
-  /** Rehearses each of {@code apis} on a daemon thread; returns that thread. */
-  static Thread start(Set<ProviderApi> apis, long defaultMaxOutput) {
+  /** Rehearses each of {@code apis} on a daemon thread; returns that thread, none for no API. */
+  static Optional<Thread> start(Set<ProviderApi> apis, long defaultMaxOutput) {
+    if (apis.isEmpty()) {
+      return Optional.empty(); // a gate without providers: no call will ever need it
+    }
     Thread rehearsal = new Thread(() -> {
       try {
         apis.forEach(api -> rehearse(api, defaultMaxOutput));
@@ -41,7 +45,7 @@ final class FirstCallRehearsal {
     }, "tollgate-first-call-warm-up");
     rehearsal.setDaemon(true);
     rehearsal.start();
-    return rehearsal;
+    return Optional.of(rehearsal);
   }
 
   /** Reads the made-up request and reply of {@code api}; returns the usage read from the reply. */

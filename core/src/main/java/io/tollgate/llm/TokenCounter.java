@@ -168,6 +168,9 @@ public final class TokenCounter {
    */
   public static CompletableFuture<Void> warmUp(Collection<TokenCounter> counters) {
     List<TokenCounter> toLoad = List.copyOf(counters);
+    if (toLoad.isEmpty()) {
+      return CompletableFuture.completedFuture(null); // no provider: no thread
+    }
     toLoad.forEach(counter -> counter.warmedUp = true);
     CompletableFuture<Void> done = new CompletableFuture<>();
     onThreadOfItsOwn("tollgate-tokenizer-warm-up", done, () -> {

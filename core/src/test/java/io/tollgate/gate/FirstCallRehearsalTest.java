@@ -22,11 +22,16 @@ class FirstCallRehearsalTest {
 
   @Test
   void rehearsesEveryApiOnAThreadOfItsOwnThatEnds() throws Exception {
-    Thread rehearsal = FirstCallRehearsal.start(EnumSet.allOf(ProviderApi.class), 4096);
+    Thread rehearsal = FirstCallRehearsal.start(EnumSet.allOf(ProviderApi.class), 4096).orElseThrow();
 
     assertThat(rehearsal.getName()).isEqualTo("tollgate-first-call-warm-up");
     assertThat(rehearsal.isDaemon()).isTrue();
     rehearsal.join(20_000);
     assertThat(rehearsal.isAlive()).as("still rehearsing after 20 s").isFalse();
+  }
+
+  @Test
+  void aGateWithoutProvidersStartsNoRehearsal() {
+    assertThat(FirstCallRehearsal.start(EnumSet.noneOf(ProviderApi.class), 4096)).isEmpty();
   }
 }

@@ -199,4 +199,10 @@ class TokenCounterTest {
     assertThat(o200k.count("")).isZero();
     assertThat(o200k.count(null)).isZero();
   }
+
+  @Test
+  void warmingUpNoCounterIsDoneBeforeItReturns() {
+    // no thread is started for nothing: the future is complete as it is handed back
+    assertThat(TokenCounter.warmUp(List.of())).isCompleted();
+  }
 }
