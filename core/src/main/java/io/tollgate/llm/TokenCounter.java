@@ -34,9 +34,9 @@ import java.util.function.Supplier;
  *
  * <p>Special tokens ({@code <|endoftext|>}) in text are counted as ordinary text, never rejected.
  * Loading an encoding takes a quarter to half a second of CPU, once per JVM ({@code o200k_base}
- * from ranks packed at build time, see {@link EncodingLoader}); {@link #warmUp(Collection)} does
- * it ahead of the first request, or, for {@code o200k_base}, once counting without it stops paying
- * ({@link #LOAD_O200K_AFTER_TEXTS}). A text of 256 characters or more counted lately (a chat's history,
+ * and {@code cl100k_base} from ranks packed at build time, see {@link EncodingLoader});
+ * {@link #warmUp(Collection)} does it ahead of the first request, or, for those two, once counting
+ * without it stops paying ({@link #LOAD_AFTER_TEXTS}). A text of 256 characters or more counted lately (a chat's history,
  * sent again with every turn) is not tokenized again ({@link RecentCounts}). Thread-safe.
  */
 public final class TokenCounter {
@@ -49,17 +49,17 @@ public final class TokenCounter {
   private static final long APPROXIMATION_DENOMINATOR = 5;
 
   /**
-   * After a warm-up, {@code o200k_base} counts each text with that text's vocabulary ({@link
-   * PromptVocabulary}) and loads the whole encoding on a thread of its own once it has counted this
-   * many texts, or {@link #LOAD_O200K_AFTER_CHARACTERS}. A short prompt costs about 50 µs that way
+   * After a warm-up, {@code o200k_base} and {@code cl100k_base} count each text with that text's
+   * vocabulary ({@link PromptVocabulary}) and load the whole encoding on a thread of their own once
+   * they have counted this many texts, or {@link #LOAD_AFTER_CHARACTERS}. A short prompt costs about 50 µs that way
    * and a thousand characters 0.8 ms, against 1.4 µs and 0.05 ms once loaded; loading costs a quarter
    * of a second of CPU and 28 MB of heap. So an app that keeps calling loads it over its first
    * calls, without waiting for it, and one that calls a few times or now and then never does. The
    * first calls of a JVM are the ones short of CPU: classes load and the JIT compiles.
    */
-  public static final int LOAD_O200K_AFTER_TEXTS = 32;
-  /** See {@link #LOAD_O200K_AFTER_TEXTS}: the characters counted in all, about 8 ms of counting. */
-  public static final long LOAD_O200K_AFTER_CHARACTERS = 8_192;
+  public static final int LOAD_AFTER_TEXTS = 32;
+  /** See {@link #LOAD_AFTER_TEXTS}: the characters counted in all, about 8 ms of counting. */
+  public static final long LOAD_AFTER_CHARACTERS = 8_192;
 
   private static final EncodingLoader LOADER = new EncodingLoader();
 
@@ -83,11 +83,11 @@ public final class TokenCounter {
   private final Supplier<Encoding> load;
   private volatile Encoding encoding;
   /**
-   * A warm-up has been asked for: until {@code o200k_base} is loaded, counts do not wait for it and
+   * A warm-up has been asked for: until a packed encoding is loaded, counts do not wait for it and
    * it loads when it pays (see {@link #countNow}).
    */
   private volatile boolean warmedUp;
-  /** Texts and characters counted without the loaded encoding, for {@link #LOAD_O200K_AFTER_TEXTS}. */
+  /** Texts and characters counted without the loaded encoding, for {@link #LOAD_AFTER_TEXTS}. */
   private final AtomicInteger textsCountedEarly = new AtomicInteger();
   private final AtomicLong charactersCountedEarly = new AtomicLong();
   /** The load counting started (at most one), completed when it has ended; null before. */
@@ -161,10 +161,10 @@ public final class TokenCounter {
   /**
    * Makes the counters of {@code counters} ready on a daemon thread, so the first request does not
    * wait for them; completed when they are. Each encoding costs a quarter to half a second of CPU:
-   * only those needed. Every encoding but {@code o200k_base} is loaded; for {@code o200k_base} the
-   * index of its tokens is read and one word counted with it, and the encoding loads once counting
-   * without it stops paying ({@link #LOAD_O200K_AFTER_TEXTS}), or here when the index cannot be
-   * read.
+   * only those needed. For {@code o200k_base} and {@code cl100k_base} the index of its tokens is
+   * read and one word counted with it, and the encoding loads once counting without it stops paying
+   * ({@link #LOAD_AFTER_TEXTS}), or here when the index cannot be read; any other encoding is
+   * loaded here.
    */
   public static CompletableFuture<Void> warmUp(Collection<TokenCounter> counters) {
     List<TokenCounter> toLoad = List.copyOf(counters);
@@ -175,8 +175,7 @@ public final class TokenCounter {
     CompletableFuture<Void> done = new CompletableFuture<>();
     onThreadOfItsOwn("tollgate-tokenizer-warm-up", done, () -> {
       for (TokenCounter counter : toLoad) {
-        PromptVocabulary early = counter.type == EncodingType.O200K_BASE
-            && counter.encoding == null ? O200kBeforeLoad.vocabulary() : null;
+        PromptVocabulary early = counter.encoding == null ? counter.vocabularyBeforeLoad() : null;
         if (early == null) {
           counter.encoding();
         } else {
@@ -251,15 +250,15 @@ public final class TokenCounter {
   }
 
   /**
-   * Counted by the loaded encoding; after a warm-up, until {@code o200k_base} is loaded, by the
+   * Counted by the loaded encoding; after a warm-up, until a packed encoding is loaded, by the
    * tokens of the text alone ({@link PromptVocabulary}: the same count, without the load's quarter
    * second of CPU on a JVM that is starting), which loads it once that pays; else the encoding is
    * loaded here.
    */
   private int countNow(String text) {
     Encoding loaded = encoding;
-    if (loaded == null && warmedUp && type == EncodingType.O200K_BASE) {
-      PromptVocabulary early = O200kBeforeLoad.vocabulary();
+    if (loaded == null && warmedUp) {
+      PromptVocabulary early = vocabularyBeforeLoad();
       if (early != null) {
         int count = early.countTokensOrdinary(text);
         loadOncePaying(text.length());
@@ -269,11 +268,11 @@ public final class TokenCounter {
     return (loaded != null ? loaded : encoding()).countTokensOrdinary(text);
   }
 
-  /** Starts the load on a thread of its own once {@link #LOAD_O200K_AFTER_TEXTS} is reached. */
+  /** Starts the load on a thread of its own once {@link #LOAD_AFTER_TEXTS} is reached. */
   private void loadOncePaying(int characters) {
     int texts = textsCountedEarly.incrementAndGet();
     long total = charactersCountedEarly.addAndGet(characters);
-    if ((texts >= LOAD_O200K_AFTER_TEXTS || total >= LOAD_O200K_AFTER_CHARACTERS)
+    if ((texts >= LOAD_AFTER_TEXTS || total >= LOAD_AFTER_CHARACTERS)
         && loadedWhenItPaid.get() == null) {
       CompletableFuture<Void> loaded = new CompletableFuture<>();
       if (loadedWhenItPaid.compareAndSet(null, loaded)) {
@@ -309,8 +308,9 @@ public final class TokenCounter {
         if (e == null) {
           e = load.get();
           encoding = e;
-          if (type == EncodingType.O200K_BASE) {
-            O200kBeforeLoad.release();
+          BeforeLoad beforeLoad = BeforeLoad.of(type);
+          if (beforeLoad != null) {
+            beforeLoad.release();
           }
         }
       }
@@ -318,23 +318,48 @@ public final class TokenCounter {
     return e;
   }
 
-  /**
-   * The o200k_base vocabulary of single texts, read at its first use and let go when an o200k_base
-   * encoding is loaded (3 MB); read again should another counter load one later.
-   */
-  private static final class O200kBeforeLoad {
-    private static PromptVocabulary vocabulary;
-    private static boolean readable = true;
+  /** The vocabulary this counter counts with until its encoding is loaded; null if it has none. */
+  private PromptVocabulary vocabularyBeforeLoad() {
+    BeforeLoad beforeLoad = BeforeLoad.of(type);
+    return beforeLoad == null ? null : beforeLoad.vocabulary();
+  }
 
-    static synchronized PromptVocabulary vocabulary() {
+  /**
+   * A packed encoding's vocabulary of single texts, read at its first use and let go when that
+   * encoding is loaded (3 MB for o200k_base, 1.2 MB for cl100k_base); read again should another
+   * counter of it count before its own load (the Anthropic approximation and gpt-4 share
+   * cl100k_base, each counter loading its own).
+   */
+  private static final class BeforeLoad {
+    private static final BeforeLoad O200K = new BeforeLoad(EncodingType.O200K_BASE);
+    private static final BeforeLoad CL100K = new BeforeLoad(EncodingType.CL100K_BASE);
+
+    private final EncodingType type;
+    private PromptVocabulary vocabulary;
+    private boolean readable = true;
+
+    private BeforeLoad(EncodingType type) {
+      this.type = type;
+    }
+
+    /** Null for an encoding the build does not pack. */
+    static BeforeLoad of(EncodingType type) {
+      return switch (type) {
+        case O200K_BASE -> O200K;
+        case CL100K_BASE -> CL100K;
+        default -> null;
+      };
+    }
+
+    synchronized PromptVocabulary vocabulary() {
       if (vocabulary == null && readable) {
-        vocabulary = LOADER.o200kPromptVocabulary();
+        vocabulary = LOADER.promptVocabulary(type);
         readable = vocabulary != null; // the build's files are missing: not tried again
       }
       return vocabulary;
     }
 
-    static synchronized void release() {
+    synchronized void release() {
       vocabulary = null;
     }
   }

@@ -64,7 +64,7 @@ class TokenCounterTest {
     });
 
     TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
-    for (int text = 1; text < TokenCounter.LOAD_O200K_AFTER_TEXTS; text++) {
+    for (int text = 1; text < TokenCounter.LOAD_AFTER_TEXTS; text++) {
       String prompt = "Prompt number " + text + " says hello.";
       assertThat(counter.count(prompt)).as(prompt).isEqualTo(whole.countTokensOrdinary(prompt));
     }
@@ -89,7 +89,7 @@ class TokenCounterTest {
     Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
     TokenCounter counter = new TokenCounter(EncodingType.O200K_BASE, false, () -> whole);
     // 8,191 letters: 1,025 tokens, as jtokkit's whole encoding counts them
-    String longText = "a".repeat((int) TokenCounter.LOAD_O200K_AFTER_CHARACTERS - 1);
+    String longText = "a".repeat((int) TokenCounter.LOAD_AFTER_CHARACTERS - 1);
 
     TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
     assertThat(counter.loadStarted()).as("after the warm-up").isFalse();
@@ -98,6 +98,31 @@ class TokenCounterTest {
     assertThat(counter.count("b")).isEqualTo(1);
     assertThat(counter.loadStarted()).as("at the 8,192nd").isTrue();
     counter.loadedWhenItPaid().get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void theAnthropicApproximationCountsBeforeCl100kBaseIsLoadedAndLoadsItOnceThatPays()
+      throws Exception {
+    Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    AtomicInteger loads = new AtomicInteger();
+    TokenCounter counter = new TokenCounter(EncodingType.CL100K_BASE, true, () -> {
+      loads.incrementAndGet();
+      return whole;
+    });
+
+    TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
+    assertThat(loads).as("loads after the warm-up").hasValue(0);
+    for (int text = 1; text < TokenCounter.LOAD_AFTER_TEXTS; text++) {
+      String prompt = "Prompt number " + text + " asks Claude for a haiku, politely.";
+      assertThat(counter.count(prompt)).as(prompt).isEqualTo(whole.countTokensOrdinary(prompt));
+    }
+    assertThat(counter.loadStarted()).as("after 31 texts").isFalse();
+    // 9 tokens in cl100k_base, × 1.2 rounded up
+    assertThat(counter.scale(counter.count("Say hello to the benchmark in five words.")))
+        .isEqualTo(11);
+    assertThat(counter.loadStarted()).as("at the 32nd").isTrue();
+    counter.loadedWhenItPaid().get(20, TimeUnit.SECONDS);
+    assertThat(loads).as("loads").hasValue(1);
   }
 
   @Test

@@ -11,27 +11,29 @@ import java.util.List;
  */
 record Row(String label, Setup setup, Path agentJar) {
 
-  /** The start-up rows: the baseline and the limiter setups. */
+  /** The start-up rows: the baseline, the limiter setups and an Anthropic provider's too. */
   static List<Row> startup(Path agentJar, Path beforeJar) {
     return rows(agentJar, beforeJar, false);
   }
 
-  /** The per-call rows: those of {@link #startup}, then the non-provider host. */
+  /** The per-call rows: the baseline, the limiter setups, then the non-provider host. */
   static List<Row> perCall(Path agentJar, Path beforeJar) {
     return rows(agentJar, beforeJar, true);
   }
 
-  private static List<Row> rows(Path agentJar, Path beforeJar, boolean otherHost) {
+  private static List<Row> rows(Path agentJar, Path beforeJar, boolean perCall) {
     List<Row> rows = new ArrayList<>();
     rows.add(new Row(Setup.BASELINE.label, Setup.BASELINE, null));
-    for (Setup setup : List.of(Setup.IN_MEMORY, Setup.REDIS)) {
+    List<Setup> setups = perCall ? List.of(Setup.IN_MEMORY, Setup.REDIS)
+        : List.of(Setup.IN_MEMORY, Setup.REDIS, Setup.ANTHROPIC_TOO);
+    for (Setup setup : setups) {
       rows.add(new Row(setup.label, setup, agentJar));
       if (beforeJar != null) {
         rows.add(new Row(setup.label + ", before (" + beforeJar.getFileName() + ")", setup,
             beforeJar));
       }
     }
-    if (otherHost) {
+    if (perCall) {
       rows.add(new Row(Setup.OTHER_HOST.label, Setup.OTHER_HOST, agentJar));
     }
     return List.copyOf(rows);

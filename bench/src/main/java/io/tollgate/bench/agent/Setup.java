@@ -13,6 +13,8 @@ enum Setup {
   BASELINE("no agent"),
   IN_MEMORY("agent, in-memory limiter"),
   REDIS("agent, Redis limiter"),
+  /** In memory, with an Anthropic provider beside the server's: cl100k_base is needed too. */
+  ANTHROPIC_TOO("agent, in-memory limiter, an Anthropic provider too"),
   OTHER_HOST("agent, non-provider host");
 
   static final long REQUESTS_PER_MINUTE = 100_000_000L;
@@ -41,6 +43,11 @@ enum Setup {
       case BASELINE -> null;
       case IN_MEMORY -> provider(serverBaseUrl);
       case REDIS -> provider(serverBaseUrl) + "  redis:\n    url: " + redisUri + "\n";
+      case ANTHROPIC_TOO -> provider(serverBaseUrl) + """
+              claude:
+                base-url: https://api.anthropic.invalid
+                api: anthropic
+          """;
       // a provider on another host: the calls to the server are not the gate's business
       case OTHER_HOST -> provider("https://api.openai.invalid");
     };

@@ -47,7 +47,7 @@ public class EarlyCountBenchmark {
   public void setUp() {
     text = characters == PROMPT.length() ? PROMPT : words(characters);
     EncodingLoader loader = new EncodingLoader();
-    vocabulary = loader.o200kPromptVocabulary();
+    vocabulary = loader.promptVocabulary(EncodingType.O200K_BASE);
     loaded = loader.load(EncodingType.O200K_BASE);
     if (vocabulary.countTokensOrdinary(text) != loaded.countTokensOrdinary(text)) {
       throw new IllegalStateException("the two counts differ for " + characters + " characters");

@@ -3,6 +3,7 @@ package io.tollgate.llm.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.knuddels.jtokkit.api.EncodingType;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,23 +14,27 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The packed form of an encoding's ranks: what the build writes and what a JVM reads back. */
 class PackedRanksTest {
 
-  @Test
-  void theBuildPackedEveryRankOfJtokkitsO200kBaseInOrder() throws IOException {
+  @ParameterizedTest
+  @CsvSource({"O200K_BASE, 199998", "CL100K_BASE, 100256"})
+  void theBuildPackedEveryRankOfJtokkitsEncodingInOrder(EncodingType type, int ranks)
+      throws IOException {
     List<byte[]> fromJtokkit;
-    try (InputStream tiktoken = resource("/com/knuddels/jtokkit/o200k_base.tiktoken")) {
+    try (InputStream tiktoken = resource("/com/knuddels/jtokkit/" + type.getName() + ".tiktoken")) {
       fromJtokkit = PackedRanks.fromTiktoken(tiktoken);
     }
     Map<byte[], Integer> packed;
-    try (InputStream in = resource(EncodingLoader.PACKED_O200K_BASE)) {
+    try (InputStream in = resource(EncodingLoader.packedRanks(type))) {
       packed = PackedRanks.read(in);
     }
 
-    assertThat(fromJtokkit).hasSize(199_998);
-    assertThat(packed).hasSize(199_998);
+    assertThat(fromJtokkit).hasSize(ranks);
+    assertThat(packed).hasSize(ranks);
     int rank = 0;
     for (Map.Entry<byte[], Integer> entry : packed.entrySet()) {
       assertThat(entry.getValue()).isEqualTo(rank);

@@ -6,41 +6,55 @@ import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A text counted with the tokens found within it ({@link PromptVocabulary}) gets the very token ids
- * jtokkit's whole o200k_base gives it: every kind of text the split pattern treats differently,
- * random text, and pieces long enough for jtokkit's other merge path.
+ * jtokkit's whole encoding gives it, for both packed encodings (o200k_base split by its pattern,
+ * cl100k_base by jtokkit's own parser): every kind of text the splitters treat differently, random
+ * text, and pieces long enough for jtokkit's other merge path.
  */
 class PromptVocabularyTest {
 
-  private static final PromptVocabulary VOCABULARY = new EncodingLoader().o200kPromptVocabulary();
+  private static final EncodingLoader LOADER = new EncodingLoader();
+  private static final Map<EncodingType, PromptVocabulary> VOCABULARIES = new EnumMap<>(Map.of(
+      EncodingType.O200K_BASE, LOADER.promptVocabulary(EncodingType.O200K_BASE),
+      EncodingType.CL100K_BASE, LOADER.promptVocabulary(EncodingType.CL100K_BASE)));
+  private static final PromptVocabulary VOCABULARY = VOCABULARIES.get(EncodingType.O200K_BASE);
   private static final Encoding WHOLE =
       Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+  private static final Encoding WHOLE_CL100K =
+      Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
 
-  @Test
-  void givesTheWholeEncodingsTokensForTextOfEveryKind() {
+  @ParameterizedTest
+  @EnumSource(names = {"O200K_BASE", "CL100K_BASE"})
+  void givesTheWholeEncodingsTokensForTextOfEveryKind(EncodingType type) {
     List<String> texts = new ArrayList<>(EncodingTexts.everyKind());
     texts.add("x");
     for (String text : texts) {
-      assertSameTokens(text);
+      assertSameTokens(type, text);
     }
-    assertThat(VOCABULARY.countTokensOrdinary("Say hello to the benchmark in five words."))
+    assertThat(VOCABULARIES.get(type).countTokensOrdinary("Say hello to the benchmark in five words."))
         .isEqualTo(9);
   }
 
-  @Test
-  void givesTheWholeEncodingsTokensForRandomText() {
+  @ParameterizedTest
+  @EnumSource(names = {"O200K_BASE", "CL100K_BASE"})
+  void givesTheWholeEncodingsTokensForRandomText(EncodingType type) {
     for (String text : EncodingTexts.random(20261202, 300, 400)) {
-      assertSameTokens(text);
+      assertSameTokens(type, text);
     }
   }
 
-  @Test
-  void givesTheWholeEncodingsTokensForLongPieces() {
+  @ParameterizedTest
+  @EnumSource(names = {"O200K_BASE", "CL100K_BASE"})
+  void givesTheWholeEncodingsTokensForLongPieces(EncodingType type) {
     SplittableRandom random = new SplittableRandom(7);
     StringBuilder base64 = new StringBuilder();
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -55,7 +69,7 @@ class PromptVocabularyTest {
         "日本語".repeat(700),
         "!?".repeat(900) + "\n".repeat(600));
     for (String text : texts) {
-      assertSameTokens(text);
+      assertSameTokens(type, text);
     }
   }
 
@@ -73,10 +87,12 @@ class PromptVocabularyTest {
         .isEqualTo(3);
   }
 
-  private static void assertSameTokens(String text) {
-    assertThat(VOCABULARY.encodingFor(text).encodeOrdinary(text).boxed())
-        .as("%.60s", text)
-        .isEqualTo(WHOLE.encodeOrdinary(text).boxed());
-    assertThat(VOCABULARY.countTokensOrdinary(text)).isEqualTo(WHOLE.countTokensOrdinary(text));
+  private static void assertSameTokens(EncodingType type, String text) {
+    PromptVocabulary vocabulary = VOCABULARIES.get(type);
+    Encoding whole = type == EncodingType.O200K_BASE ? WHOLE : WHOLE_CL100K;
+    assertThat(vocabulary.encodingFor(text).encodeOrdinary(text).boxed())
+        .as("%s: %.60s", type, text)
+        .isEqualTo(whole.encodeOrdinary(text).boxed());
+    assertThat(vocabulary.countTokensOrdinary(text)).isEqualTo(whole.countTokensOrdinary(text));
   }
 }

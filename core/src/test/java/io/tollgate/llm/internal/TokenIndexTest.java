@@ -50,8 +50,8 @@ class TokenIndexTest {
   @Test
   void theBuildSortedEveryRankOfO200kBaseByItsBytes() throws IOException {
     TokenIndex index;
-    try (InputStream packed = resource(EncodingLoader.PACKED_O200K_BASE);
-        InputStream sorted = resource(EncodingLoader.SORTED_O200K_BASE)) {
+    try (InputStream packed = resource(EncodingLoader.packedRanks(EncodingType.O200K_BASE));
+        InputStream sorted = resource(EncodingLoader.sortedRanks(EncodingType.O200K_BASE))) {
       index = TokenIndex.read(packed, sorted);
     }
     byte[] hello = bytes(" hello");
