@@ -153,7 +153,10 @@ public final class TokenCounter {
     return Collections.unmodifiableSet(counters);
   }
 
-  /** Loads both encodings on a daemon thread, so the first request does not wait for them. */
+  /**
+   * Readies both encodings on a daemon thread, as {@link #warmUp(Collection)} does, so that the
+   * first request does not wait for them.
+   */
   public static CompletableFuture<Void> warmUp() {
     return warmUp(List.of(O200K, CL100K));
   }
