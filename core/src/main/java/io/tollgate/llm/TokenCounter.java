@@ -36,8 +36,9 @@ import java.util.function.Supplier;
  * Loading an encoding takes a quarter to half a second of CPU, once per JVM ({@code o200k_base}
  * and {@code cl100k_base} from ranks packed at build time, see {@link EncodingLoader});
  * {@link #warmUp(Collection)} does it ahead of the first request, or, for those two, once counting
- * without it stops paying ({@link #LOAD_AFTER_TEXTS}). A text of 256 characters or more counted lately (a chat's history,
- * sent again with every turn) is not tokenized again ({@link RecentCounts}). Thread-safe.
+ * without it stops paying ({@link #LOAD_AFTER_TEXTS}). A text of 256 characters or more counted
+ * lately (a chat's history, sent again with every turn) is not tokenized again ({@link
+ * RecentCounts}). Thread-safe.
  */
 public final class TokenCounter {
 
@@ -51,9 +52,10 @@ public final class TokenCounter {
   /**
    * After a warm-up, {@code o200k_base} and {@code cl100k_base} count each text with that text's
    * vocabulary ({@link PromptVocabulary}) and load the whole encoding on a thread of their own once
-   * they have counted this many texts, or {@link #LOAD_AFTER_CHARACTERS}. A short prompt costs about 50 µs that way
-   * and a thousand characters 0.8 ms, against 1.4 µs and 0.05 ms once loaded; loading costs a quarter
-   * of a second of CPU and 28 MB of heap. So an app that keeps calling loads it over its first
+   * they have counted this many texts, or {@link #LOAD_AFTER_CHARACTERS}. A short prompt costs
+   * about 50 µs that way and a thousand characters 0.8 ms, against 1.4 µs and 0.05 ms once loaded
+   * (o200k_base); loading costs a quarter of a second of CPU and 28 MB of heap (o200k_base; half
+   * that for cl100k_base). So an app that keeps calling loads it over its first
    * calls, without waiting for it, and one that calls a few times or now and then never does. The
    * first calls of a JVM are the ones short of CPU: classes load and the JIT compiles.
    */
