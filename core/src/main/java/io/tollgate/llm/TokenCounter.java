@@ -7,9 +7,11 @@ import io.tollgate.llm.internal.PromptVocabulary;
 import io.tollgate.llm.internal.RecentCounts;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -336,8 +338,8 @@ public final class TokenCounter {
    * cl100k_base, each counter loading its own).
    */
   private static final class BeforeLoad {
-    private static final BeforeLoad O200K = new BeforeLoad(EncodingType.O200K_BASE);
-    private static final BeforeLoad CL100K = new BeforeLoad(EncodingType.CL100K_BASE);
+    /** One per encoding the build packs ({@link EncodingLoader#packed}). */
+    private static final Map<EncodingType, BeforeLoad> PACKED = packedEncodings();
 
     private final EncodingType type;
     private PromptVocabulary vocabulary;
@@ -349,11 +351,17 @@ public final class TokenCounter {
 
     /** Null for an encoding the build does not pack. */
     static BeforeLoad of(EncodingType type) {
-      return switch (type) {
-        case O200K_BASE -> O200K;
-        case CL100K_BASE -> CL100K;
-        default -> null;
-      };
+      return PACKED.get(type);
+    }
+
+    private static Map<EncodingType, BeforeLoad> packedEncodings() {
+      Map<EncodingType, BeforeLoad> packed = new EnumMap<>(EncodingType.class);
+      for (EncodingType type : EncodingType.values()) {
+        if (EncodingLoader.packed(type)) {
+          packed.put(type, new BeforeLoad(type));
+        }
+      }
+      return packed;
     }
 
     synchronized PromptVocabulary vocabulary() {

@@ -90,9 +90,15 @@ public final class EncodingLoader {
     return type == EncodingType.O200K_BASE || type == EncodingType.CL100K_BASE;
   }
 
+  /** Packed, and jtokkit's class that splits it reachable: its packed files are worth reading. */
+  private static boolean usesPackedRanks(EncodingType type) {
+    return type == EncodingType.O200K_BASE
+        || type == EncodingType.CL100K_BASE && Cl100kSplit.ENCODING != null;
+  }
+
   /** The encoding of {@code type}; thread-safe, each call loads anew. */
   public Encoding load(EncodingType type) {
-    if (packed(type)) {
+    if (usesPackedRanks(type)) {
       Map<byte[], Integer> ranks = readPackedRanks(type);
       Encoding encoding = ranks == null ? null : encodingOf(type, ranks);
       if (encoding != null) {
@@ -137,7 +143,7 @@ public final class EncodingLoader {
    * build's files cannot be read or jtokkit's cl100k_base class cannot be reached.
    */
   public PromptVocabulary promptVocabulary(EncodingType type) {
-    if (type == EncodingType.CL100K_BASE && Cl100kSplit.ENCODING == null) {
+    if (!usesPackedRanks(type)) {
       return null;
     }
     String packedPath = packedRanks(type);
