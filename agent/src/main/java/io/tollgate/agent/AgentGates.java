@@ -1,5 +1,6 @@
 package io.tollgate.agent;
 
+import io.tollgate.agent.bridge.TollgateBridge;
 import io.tollgate.gate.Gate;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -51,10 +52,14 @@ public final class AgentGates {
   }
 
   /**
-   * The gate as configured, or null when Tollgate is not running; while the agent starts, what
-   * the start decides (the wait bounded by {@link #MAX_WAIT}: null, so an untouched call, after it).
+   * The gate as configured, or null when Tollgate is not running or when app-side Tollgate is
+   * sending a call it gated itself on this thread ({@link TollgateBridge#CALL_GATED}); while the
+   * agent starts, what the start decides (the wait bounded by {@link #MAX_WAIT}: null, so an untouched call, after it).
    */
   public static Gate gate() {
+    if (TollgateBridge.CALL_GATED.get() != null) {
+      return null; // app-side Tollgate gated this call itself
+    }
     CountDownLatch started = starting;
     if (started != null && !waitRanOut && Thread.currentThread() != starter) {
       awaitStart(started);

@@ -3,8 +3,11 @@ package io.tollgate.agent;
 import static io.tollgate.agent.HelperConfigs.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.agent.bridge.TollgateBridge;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.gate.AttachedAgent;
 import io.tollgate.gate.Gate;
+import io.tollgate.gate.Tenants;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,6 +53,32 @@ class AgentGatesTest {
       other.join();
       assertThat(seen[0]).isSameAs(gate);
     }
+  }
+
+  @Test
+  void letsACallPassThatAppSideTollgateGatedItself() throws Exception {
+    try (Gate gate = Gate.create(WAITING)) {
+      AgentGates.install(gate);
+
+      try (Tenants.Scope sending = AttachedAgent.sendingGatedCall()) {
+        assertThat(TollgateBridge.CALL_GATED.get()).isTrue();
+        assertThat(AgentGates.gate()).isNull();
+        try (Tenants.Scope nested = AttachedAgent.sendingGatedCall()) {
+          assertThat(AgentGates.gate()).isNull();
+        }
+        assertThat(AgentGates.gate()).as("an inner scope leaves the outer mark").isNull();
+      }
+      assertThat(TollgateBridge.CALL_GATED.get()).isNull();
+      assertThat(AgentGates.gate()).isSameAs(gate);
+    }
+  }
+
+  @Test
+  void theTenantTheAppBindsIsTheBridges() {
+    try (Tenants.Scope acme = Tenants.bind("acme")) {
+      assertThat(TollgateBridge.TENANT.get()).isEqualTo("acme");
+    }
+    assertThat(TollgateBridge.TENANT.get()).isNull();
   }
 
   @Test

@@ -15,6 +15,7 @@ public final class AttachedAgent {
   static final String BRIDGE = "io.tollgate.agent.bridge.TollgateBridge";
 
   private static final Optional<Class<?>> BRIDGE_CLASS = findBridge();
+  private static final Optional<ThreadLocal<Boolean>> CALL_GATED = bridgeField("CALL_GATED");
 
   private AttachedAgent() {}
 
@@ -29,13 +30,36 @@ public final class AttachedAgent {
     }).orElse(false);
   }
 
+  /**
+   * Marks this thread, until the returned scope closes, as sending a call this copy of the core
+   * has gated: an attached agent lets it pass instead of gating it again. Front ends wrap the
+   * sending of each attempt they made through their {@link Gate} in it.
+   */
+  public static Tenants.Scope sendingGatedCall() {
+    Optional<ThreadLocal<Boolean>> mark = CALL_GATED;
+    if (mark.isEmpty()) {
+      return () -> { };
+    }
+    ThreadLocal<Boolean> gated = mark.get();
+    Boolean previous = gated.get();
+    gated.set(Boolean.TRUE);
+    return () -> {
+      if (previous == null) {
+        gated.remove();
+      }
+    };
+  }
+
   /** The thread-local every copy of the core binds tenants in while an agent is attached. */
   static Optional<ThreadLocal<String>> sharedTenant() {
+    return bridgeField("TENANT");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> Optional<ThreadLocal<T>> bridgeField(String name) {
     return BRIDGE_CLASS.map(bridge -> {
       try {
-        @SuppressWarnings("unchecked")
-        ThreadLocal<String> shared = (ThreadLocal<String>) bridge.getField("TENANT").get(null);
-        return shared;
+        return (ThreadLocal<T>) bridge.getField(name).get(null);
       } catch (ReflectiveOperationException | ClassCastException e) {
         return null;
       }

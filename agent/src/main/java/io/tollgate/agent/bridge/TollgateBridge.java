@@ -20,6 +20,12 @@ public final class TollgateBridge {
   public static final ThreadLocal<String> TENANT = new ThreadLocal<>();
 
   /**
+   * Set on a thread while app-side Tollgate (the starter's client hooks) sends a call it has gated
+   * itself: the agent's hooks let that call pass, so that no call is gated twice.
+   */
+  public static final ThreadLocal<Boolean> CALL_GATED = new ThreadLocal<>();
+
+  /**
    * Whether the agent's gate is running (false when a bad configuration or {@code mode: off}
    * disabled it). While the agent starts, asking waits for the start to decide, as a call would.
    */
