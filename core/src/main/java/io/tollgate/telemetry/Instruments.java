@@ -3,73 +3,28 @@ package io.tollgate.telemetry;
 import static io.tollgate.telemetry.TollgateAttributes.BREAKER_PREVIOUS_STATE;
 import static io.tollgate.telemetry.TollgateAttributes.BREAKER_REASON;
 import static io.tollgate.telemetry.TollgateAttributes.BREAKER_STATE;
-import static io.tollgate.telemetry.TollgateAttributes.DECISION;
-import static io.tollgate.telemetry.TollgateAttributes.DEGRADED;
-import static io.tollgate.telemetry.TollgateAttributes.DIRECTION;
-import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_FROM;
-import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_TO;
-import static io.tollgate.telemetry.TollgateAttributes.GEN_AI_TOKEN_TYPE;
 import static io.tollgate.telemetry.TollgateAttributes.PROVIDER;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.common.AttributesBuilder;
-import io.opentelemetry.api.metrics.DoubleHistogram;
-import io.opentelemetry.api.metrics.LongCounter;
-import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.tollgate.router.BreakerTransition;
-import java.util.List;
 import java.util.Locale;
 
 /**
- * The tracer and the instruments of one {@link OpenTelemetry}, built once. Only handed out by
- * {@link Telemetry#instruments()} when something records, so every method here may build
- * attributes freely.
+ * The tracer of one {@link OpenTelemetry} and the {@link MetricsRecorder} the measurements go to,
+ * built once. Only handed out by {@link Telemetry#instruments()} when something records, so every
+ * method here may build attributes freely.
  */
 public final class Instruments {
 
-  /** Bucket bounds for the limiter's latency, in seconds: 50 µs to 1 s. */
-  private static final List<Double> LATENCY_BUCKETS = List.of(
-      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0);
-
   private final Tracer tracer;
-  private final LongCounter decisions;
-  private final DoubleHistogram limiterDuration;
-  private final LongCounter tokensReserved;
-  private final LongCounter tokensUsed;
-  private final LongCounter fallbacks;
-  private final LongCounter breakerTransitions;
+  private final MetricsRecorder metrics;
 
-  Instruments(OpenTelemetry openTelemetry, Telemetry telemetry) {
-    this.tracer = openTelemetry.getTracer(TelemetryNames.SCOPE);
-    Meter meter = openTelemetry.getMeter(TelemetryNames.SCOPE);
-    this.decisions = meter.counterBuilder(TelemetryNames.DECISIONS_METRIC)
-        .setDescription("Decisions taken, by decision and provider").setUnit("{decision}").build();
-    this.limiterDuration = meter.histogramBuilder(TelemetryNames.LIMITER_DURATION_METRIC)
-        .setDescription("Time one limiter decision took (every subject of a call, Redis included)")
-        .setUnit("s").setExplicitBucketBoundariesAdvice(LATENCY_BUCKETS).build();
-    this.tokensReserved = meter.counterBuilder(TelemetryNames.TOKENS_RESERVED_METRIC)
-        .setDescription("Tokens reserved (estimated) before calls were sent").setUnit("{token}").build();
-    this.tokensUsed = meter.counterBuilder(TelemetryNames.TOKENS_USED_METRIC)
-        .setDescription("Tokens calls used, as reported by the provider or estimated").setUnit("{token}").build();
-    this.fallbacks = meter.counterBuilder(TelemetryNames.FALLBACKS_METRIC)
-        .setDescription("Calls sent to a fallback provider instead of the one addressed").setUnit("{call}").build();
-    this.breakerTransitions = meter.counterBuilder(TelemetryNames.BREAKER_TRANSITIONS_METRIC)
-        .setDescription("Breaker state changes").setUnit("{transition}").build();
-    meter.gaugeBuilder(TelemetryNames.BREAKER_STATE_METRIC).ofLongs()
-        .setDescription("Breaker state per provider: 0 closed, 1 half-open, 2 open")
-        .buildWithCallback(measurement -> telemetry.observeBreakers((provider, state) ->
-            measurement.record(Telemetry.gaugeValue(state), Attributes.of(PROVIDER, provider))));
-    meter.gaugeBuilder(TelemetryNames.LIMITER_DEGRADED_METRIC).ofLongs()
-        .setDescription("1 while the limiter decides without Redis, else 0")
-        .buildWithCallback(measurement -> telemetry.limiters().forEach(limiter ->
-            measurement.record(limiter.isDegraded() ? 1 : 0)));
-    meter.counterBuilder(TelemetryNames.LIMITER_DEGRADED_TIME_METRIC).ofDoubles()
-        .setDescription("Time the limiter has decided without Redis").setUnit("s")
-        .buildWithCallback(measurement -> telemetry.limiters().forEach(limiter ->
-            measurement.record(limiter.degradedTime().toNanos() / 1e9)));
+  Instruments(Tracer tracer, MetricsRecorder metrics) {
+    this.tracer = tracer;
+    this.metrics = metrics;
   }
 
   public Tracer tracer() {
@@ -78,37 +33,28 @@ public final class Instruments {
 
   /** One decision of the gate ({@code outbound}, with the provider) or the filter ({@code inbound}). */
   public void decision(String decision, String direction, String provider) {
-    AttributesBuilder attributes = Attributes.builder().put(DECISION, decision).put(DIRECTION, direction);
-    if (provider != null) {
-      attributes.put(PROVIDER, provider);
-    }
-    decisions.add(1, attributes.build());
+    metrics.decision(decision, direction, provider);
   }
 
   public void limiterDuration(long nanos, String provider, boolean degraded) {
-    AttributesBuilder attributes = Attributes.builder().put(DEGRADED, degraded);
-    if (provider != null) {
-      attributes.put(PROVIDER, provider);
-    }
-    limiterDuration.record(nanos / 1e9, attributes.build());
+    metrics.limiterDuration(nanos, provider, degraded);
   }
 
   public void tokensReserved(String provider, long tokens) {
-    tokensReserved.add(tokens, provider == null ? Attributes.empty() : Attributes.of(PROVIDER, provider));
+    metrics.tokensReserved(provider, tokens);
   }
 
   public void tokensUsed(String provider, long input, long output) {
-    tokensUsed.add(input, withProvider(provider).put(GEN_AI_TOKEN_TYPE, "input").build());
-    tokensUsed.add(output, withProvider(provider).put(GEN_AI_TOKEN_TYPE, "output").build());
+    metrics.tokensUsed(provider, input, output);
   }
 
   public void fallback(String from, String to) {
-    fallbacks.add(1, Attributes.of(FALLBACK_FROM, from, FALLBACK_TO, to));
+    metrics.fallback(from, to);
   }
 
   void breakerTransition(BreakerTransition transition) {
     String to = Telemetry.STATE_NAMES.get(transition.to());
-    breakerTransitions.add(1, Attributes.of(PROVIDER, transition.provider(), BREAKER_STATE, to));
+    metrics.breakerTransition(transition.provider(), to);
     Span current = Span.current();
     if (current.isRecording()) {
       current.addEvent(TelemetryNames.BREAKER_TRANSITION_EVENT, Attributes.of(
@@ -117,13 +63,5 @@ public final class Instruments {
           BREAKER_STATE, to,
           BREAKER_REASON, transition.reason().name().toLowerCase(Locale.ROOT)));
     }
-  }
-
-  private static AttributesBuilder withProvider(String provider) {
-    AttributesBuilder attributes = Attributes.builder();
-    if (provider != null) {
-      attributes.put(PROVIDER, provider);
-    }
-    return attributes;
   }
 }

@@ -6,6 +6,7 @@ import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.router.BreakerState;
 import io.tollgate.router.BreakerTransition;
 import io.tollgate.router.ProviderBreakers;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -28,32 +29,38 @@ import java.util.function.Supplier;
  *   <li>{@link #noop()}: nothing.
  * </ul>
  *
+ * <p>{@link #withMetrics(MetricsRecorder)} sends the measurements to a recorder of the front end's
+ * instead of OpenTelemetry's meter (spans stay OpenTelemetry's).
+ *
  * <p>While nothing is recorded, {@link #instruments()} is null and callers build no attributes at
  * all: the hot path then costs one volatile read.
  */
 public final class Telemetry {
 
-  private static final Telemetry NOOP = new Telemetry(OpenTelemetry.noop(), ContextLink.LOCAL);
+  private static final Telemetry NOOP = new Telemetry(OpenTelemetry.noop(), null, ContextLink.LOCAL, null);
 
   private final OpenTelemetry fixed;
   /** Asked on each call until it names an instance: null while there is none (yet). */
   private final Supplier<OpenTelemetry> source;
   private final ContextLink link;
+  /** The front end's recorder, or null: OpenTelemetry's meter. */
+  private final MetricsRecorder metrics;
+  /** With a recorder, what records while {@code source} names no instance: its metrics, no spans. */
+  private final Instruments untilAvailable;
   private volatile Instruments instruments;
   private final List<BreakerSource> breakerSources = new CopyOnWriteArrayList<>();
-  private final List<ResilientRateLimiter> limiters = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<ResilientRateLimiter> limiters = new CopyOnWriteArrayList<>();
   private final Set<ProviderBreakers> listenedTo = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  private Telemetry(OpenTelemetry fixed, ContextLink link) {
-    this(fixed, null, link);
-  }
-
-  private Telemetry(OpenTelemetry fixed, Supplier<OpenTelemetry> source, ContextLink link) {
+  private Telemetry(OpenTelemetry fixed, Supplier<OpenTelemetry> source, ContextLink link,
+      MetricsRecorder metrics) {
     this.fixed = fixed;
     this.source = source;
     this.link = link;
-    if (fixed != null && fixed != OpenTelemetry.noop()) {
-      this.instruments = new Instruments(fixed, this);
+    this.metrics = metrics;
+    this.untilAvailable = metrics == null ? null : instruments(OpenTelemetry.noop());
+    if (fixed != null) {
+      this.instruments = fixed == OpenTelemetry.noop() ? untilAvailable : instruments(fixed);
     }
   }
 
@@ -70,7 +77,7 @@ public final class Telemetry {
    */
   public static Telemetry whenAvailable(Supplier<OpenTelemetry> source, ContextLink link) {
     return new Telemetry(null, Objects.requireNonNull(source, "source"),
-        Objects.requireNonNull(link, "link"));
+        Objects.requireNonNull(link, "link"), null);
   }
 
   public static Telemetry of(OpenTelemetry openTelemetry) {
@@ -79,30 +86,46 @@ public final class Telemetry {
 
   /** A given instance, with its spans parented through {@code link} (the agent's). */
   public static Telemetry of(OpenTelemetry openTelemetry, ContextLink link) {
-    return new Telemetry(Objects.requireNonNull(openTelemetry, "openTelemetry"),
-        Objects.requireNonNull(link, "link"));
+    return new Telemetry(Objects.requireNonNull(openTelemetry, "openTelemetry"), null,
+        Objects.requireNonNull(link, "link"), null);
   }
 
   public static Telemetry noop() {
     return NOOP;
   }
 
+  /**
+   * The same spans, with every measurement recorded by {@code metrics} instead of OpenTelemetry's
+   * meter, which then gets no instrument at all: each measurement is recorded once. Measurements
+   * are recorded from the first call even while no OpenTelemetry is there for the spans. A new
+   * telemetry: hand it to the gates and filters that should use it (what they watch is not shared
+   * with this one).
+   */
+  public Telemetry withMetrics(MetricsRecorder metrics) {
+    return new Telemetry(fixed, source, link, Objects.requireNonNull(metrics, "metrics"));
+  }
+
   /** The instruments to record with, or null while there is nothing to record to. */
   public Instruments instruments() {
     Instruments current = instruments;
-    if (current != null || fixed != null) {
+    if (current != null || source == null) {
       return current;
     }
     OpenTelemetry available = source.get();
     if (available == null) {
-      return null;
+      return untilAvailable;
     }
     synchronized (this) {
       if (instruments == null) {
-        instruments = new Instruments(available, this);
+        instruments = instruments(available);
       }
       return instruments;
     }
+  }
+
+  private Instruments instruments(OpenTelemetry openTelemetry) {
+    return new Instruments(openTelemetry.getTracer(TelemetryNames.SCOPE), metrics != null ? metrics
+        : new OpenTelemetryMetrics(openTelemetry.getMeter(TelemetryNames.SCOPE), this));
   }
 
   public ContextLink link() {
@@ -125,15 +148,30 @@ public final class Telemetry {
     breakers.onStateTransition(transitionListener());
     BreakerSource source = new BreakerSource(breakers, List.copyOf(providers));
     breakerSources.add(source);
-    return () -> breakerSources.remove(source);
+    List<AutoCloseable> recorded = new ArrayList<>();
+    if (metrics != null) {
+      for (String provider : source.providers) {
+        recorded.add(metrics.breakerState(provider, () -> gaugeValue(breakers.breaker(provider).state())));
+      }
+    }
+    return () -> {
+      breakerSources.remove(source);
+      for (AutoCloseable handle : recorded) {
+        handle.close();
+      }
+    };
   }
 
   /** Reports whether {@code limiter} decides without Redis, and for how long it has. */
   public AutoCloseable watch(ResilientRateLimiter limiter) {
-    if (!limiters.contains(limiter)) {
-      limiters.add(limiter);
+    if (!limiters.addIfAbsent(limiter)) {
+      return () -> { };
     }
-    return () -> limiters.remove(limiter);
+    AutoCloseable recorded = metrics == null ? () -> { } : metrics.limiterDegraded(limiter);
+    return () -> {
+      limiters.remove(limiter);
+      recorded.close();
+    };
   }
 
   private Consumer<BreakerTransition> transitionListener() {

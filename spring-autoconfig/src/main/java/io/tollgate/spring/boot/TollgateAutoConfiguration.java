@@ -7,6 +7,8 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.router.ProviderBreakers;
+import io.tollgate.telemetry.MetricsRecorder;
+import io.tollgate.telemetry.Telemetry;
 import java.time.Clock;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,17 +57,28 @@ public class TollgateAutoConfiguration {
         Clock.systemUTC());
   }
 
+  /**
+   * Where the gate's spans and metrics go: the app's {@link OpenTelemetry} bean when there is
+   * exactly one, else {@code GlobalOpenTelemetry} from the moment the app sets it; the metrics to
+   * the {@link MetricsRecorder} bean instead when there is one (Micrometer's, {@link
+   * TollgateMetricsAutoConfiguration}), so that each is recorded once.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public Telemetry tollgateTelemetry(ObjectProvider<OpenTelemetry> openTelemetry,
+      ObjectProvider<MetricsRecorder> metrics) {
+    OpenTelemetry app = openTelemetry.getIfUnique();
+    Telemetry telemetry = app != null ? Telemetry.of(app) : Telemetry.global();
+    MetricsRecorder recorder = metrics.getIfUnique();
+    return recorder == null ? telemetry : telemetry.withMetrics(recorder);
+  }
+
   /** The one gate of the app: the Spring clients' hooks call it; the limiter and breakers stay the beans'. */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public Gate tollgateGate(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
-      ObjectProvider<OpenTelemetry> openTelemetry) {
-    Gate.Builder gate = Gate.builder(config).limiter(limiter).breakers(breakers);
-    OpenTelemetry app = openTelemetry.getIfUnique();
-    if (app != null) {
-      gate.openTelemetry(app); // else GlobalOpenTelemetry, from the moment the app sets it
-    }
-    return gate.build();
+      Telemetry telemetry) {
+    return Gate.builder(config).limiter(limiter).breakers(breakers).telemetry(telemetry).build();
   }
 
   /** The Redis client of the limiter and the breakers, made in the background as the app starts. */

@@ -589,12 +589,38 @@ public class TollgateProperties {
     /** Read by the agent only (none or otlp: the agent starts an SDK of its own). The starter records through the app's OpenTelemetry bean, else GlobalOpenTelemetry. */
     private TelemetryExport export = TelemetryConfig.DEFAULT_EXPORT;
 
+    /** Tollgate's metrics as Micrometer meters. */
+    private Micrometer micrometer = new Micrometer();
+
     public TelemetryExport getExport() {
       return export;
     }
 
     public void setExport(TelemetryExport export) {
       this.export = export;
+    }
+
+    public Micrometer getMicrometer() {
+      return micrometer;
+    }
+
+    public void setMicrometer(Micrometer micrometer) {
+      this.micrometer = micrometer;
+    }
+  }
+
+  /** {@code tollgate.telemetry.micrometer}. */
+  public static class Micrometer {
+
+    /** Whether Tollgate's metrics go to Boot's MeterRegistry, when the app has one, instead of to OpenTelemetry (each measurement is recorded once; spans stay OpenTelemetry's). False records them through the app's OpenTelemetry, as without a registry. */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
     }
   }
 
