@@ -8,10 +8,13 @@ import java.util.Optional;
  * to that tenant. The servlet filter binds it for the length of a request; the agent and Spring's
  * clients read it when a call leaves. The id is the raw one (a header value, an API key's hash):
  * it is hashed before it reaches Redis, logs or spans.
+ *
+ * <p>With the agent attached the binding lives in the agent's bridge ({@link AttachedAgent}), so
+ * that the agent's relocated copy of this class reads what the app's copy bound.
  */
 public final class Tenants {
 
-  private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();
+  private static final ThreadLocal<String> CURRENT = AttachedAgent.sharedTenant().orElseGet(ThreadLocal::new);
 
   private Tenants() {}
 

@@ -54,7 +54,7 @@ class EarlyClientsIT {
     assertThat(run.calls()).extracting(AppCall::status).containsExactly(200, 200, 429);
     List<String> loaded = Files.readAllLines(classLog);
     assertThat(loaded).as("the in-memory limiter decided")
-        .anyMatch(line -> line.contains(" io.tollgate.limiter.InMemoryRateLimiter "));
+        .anyMatch(line -> line.contains(" io.tollgate.agent.shaded.io.tollgate.limiter.InMemoryRateLimiter "));
     // the one Jedis class is the exception type the verifier checks where Redis failures are caught
     assertThat(loaded).filteredOn(line -> line.contains(".redis.clients."))
         .extracting(line -> line.replaceAll(".*\\] (\\S+) source.*", "$1"))

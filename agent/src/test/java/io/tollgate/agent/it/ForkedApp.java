@@ -2,8 +2,10 @@ package io.tollgate.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.gate.Tenants;
 import java.io.File;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +39,7 @@ final class ForkedApp {
   private final Path workDir;
   private String mainClass = "io.tollgate.agent.it.app.OkHttpApp";
   private String classPath;
+  private boolean tollgateCore;
 
   private ForkedApp(String libraryLine, Path workDir) {
     this.libraryLine = libraryLine;
@@ -111,6 +114,15 @@ final class ForkedApp {
   ForkedApp env(String name, String value) {
     environment.put(name, value);
     return this;
+  }
+
+  /**
+   * The app binds {@code tenant} around its calls through Tollgate's core on its own class path,
+   * as an app with the servlet filter does: the agent's relocated core reads it through the bridge.
+   */
+  ForkedApp bindingTenant(String tenant) {
+    tollgateCore = true;
+    return env("APP_TENANT", tenant);
   }
 
   /** One call: {@code mode} is the app's (sync, async, stream ...); {@code json} null for a GET. */
@@ -191,6 +203,13 @@ final class ForkedApp {
   private String classPath() throws IOException {
     List<String> entries = new ArrayList<>();
     entries.add(appClasses().toString());
+    if (tollgateCore) {
+      try {
+        entries.add(Path.of(Tenants.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+      } catch (URISyntaxException e) {
+        throw new IOException(e);
+      }
+    }
     Path libs = libraryJars(libraryLine);
     try (Stream<Path> jars = Files.list(libs)) {
       jars.filter(p -> p.toString().endsWith(".jar")).sorted().forEach(p -> entries.add(p.toString()));

@@ -234,7 +234,7 @@ class OkHttpAgentIT {
 
     Run run = ForkedApp.okhttp(okhttp, dir.resolve("app"))
         .withAgent("config=" + config)
-        .env("APP_TENANT", "acme")
+        .bindingTenant("acme")
         .calls(3, "async", url, CHAT)
         .run();
 

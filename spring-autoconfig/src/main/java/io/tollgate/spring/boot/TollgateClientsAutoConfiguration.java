@@ -1,5 +1,6 @@
 package io.tollgate.spring.boot;
 
+import io.tollgate.gate.AttachedAgent;
 import io.tollgate.gate.Gate;
 import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
 import io.tollgate.spring.boot.client.WebClientHook;
@@ -33,7 +34,7 @@ public class TollgateClientsAutoConfiguration {
 
   @Bean
   AgentTransports tollgateAgentTransports(ListableBeanFactory beans) {
-    return new AgentTransports(TollgateAgentDetection.agentRunning(), beans);
+    return new AgentTransports(AttachedAgent.gating(), beans);
   }
 
   @Configuration(proxyBeanMethods = false)

@@ -4,7 +4,8 @@ import io.tollgate.gate.Tenants;
 
 /**
  * The tenant an app binds while it works for one (as Tollgate's servlet filter does), through the
- * core the agent jar puts on the class path. Only loaded when the app is asked to bind one: an app
+ * core on the app's own class path (the agent's copy is relocated): the two meet in the agent's
+ * bridge. Only loaded when the app is asked to bind one: an app
  * run in a loader of its own ({@code ClassLoadersIT}) never needs it.
  */
 final class AppTenant {
