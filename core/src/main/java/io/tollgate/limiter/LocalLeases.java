@@ -149,6 +149,8 @@ final class LocalLeases implements AutoCloseable {
         ScheduledExecutorService created = Executors.newSingleThreadScheduledExecutor(task -> {
           Thread thread = new Thread(task, "tollgate-leases");
           thread.setDaemon(true);
+          // not the loader of the thread taking the first lease: see SettleQueue's thread
+          thread.setContextClassLoader(LocalLeases.class.getClassLoader());
           return thread;
         });
         created.scheduleWithFixedDelay(this::forgetIdle, IDLE.toMillis(), IDLE.toMillis(),

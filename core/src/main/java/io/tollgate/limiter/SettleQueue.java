@@ -79,6 +79,10 @@ final class SettleQueue {
       if (thread == null) {
         thread = new Thread(this::run, "tollgate-settle");
         thread.setDaemon(true);
+        // Tollgate's loader, not that of the thread settling first: a web app's request thread
+        // would leave this thread holding the app's loader for as long as it lives (the app never
+        // unloaded, and Tomcat reporting at undeploy a thread of the app's left running).
+        thread.setContextClassLoader(SettleQueue.class.getClassLoader());
         thread.start();
       }
       waiting.addLast(settlement);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.tollgate.testkit.redis.RedisServer;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -100,6 +102,24 @@ class LeasedReservationsTest {
     limiter.reserve(subject, limits, 1, 500);
     assertThat(scriptCalls()).isEqualTo(2);
     assertThat(shared(subject, limits.all().get(0))).isEqualTo(100 - 12 - 10);
+  }
+
+  @Test
+  void theLeaseThreadHasTollgatesClassLoaderNotThatOfTheThreadTakingTheFirstLease() throws Exception {
+    Subject subject = Subject.of("tenant", "web-app");
+    Limits limits = limits(100, 100_000, LeasePolicy.ofCalls(10, LONG_TTL));
+    try (URLClassLoader webApp = new URLClassLoader(new URL[0], null)) {
+      Thread request = new Thread(() -> limiter.reserve(subject, limits, 1, 500), "a web app's request");
+      request.setContextClassLoader(webApp);
+      request.start();
+      request.join();
+
+      assertThat(Thread.getAllStackTraces().keySet())
+          .filteredOn(thread -> thread.getName().equals("tollgate-leases"))
+          .as("a container must not find its app's loader held by the lease thread")
+          .isNotEmpty()
+          .noneMatch(thread -> thread.getContextClassLoader() == webApp);
+    }
   }
 
   @Test

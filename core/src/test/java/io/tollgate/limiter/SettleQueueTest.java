@@ -2,6 +2,8 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -69,6 +71,22 @@ class SettleQueueTest {
     assertThat(applied).extracting(Settlement::actualTokens)
         .containsExactlyElementsOf(range(0, 200));
     assertThat(threads).containsOnly("tollgate-settle");
+  }
+
+  @Test
+  void theSettleThreadHasTollgatesClassLoaderNotThatOfTheThreadSettlingFirst() throws Exception {
+    List<ClassLoader> contexts = Collections.synchronizedList(new ArrayList<>());
+    SettleQueue queue = queue(batch -> contexts.add(Thread.currentThread().getContextClassLoader()), LONG);
+    try (URLClassLoader webApp = new URLClassLoader(new URL[0], null)) {
+      Thread request = new Thread(() -> queue.offer(settlement(1)), "a web app's request");
+      request.setContextClassLoader(webApp);
+      request.start();
+      request.join();
+
+      assertThat(queue.awaitSettled(LONG)).isTrue();
+      assertThat(contexts).as("a container must not find its app's loader held by this thread")
+          .containsExactly(SettleQueue.class.getClassLoader());
+    }
   }
 
   @Test
