@@ -8,10 +8,11 @@ import java.util.WeakHashMap;
 import java.util.function.Predicate;
 
 /**
- * Whether a class loader sees the agent's own classes (the bridge and the core) as the agent
- * loaded them: the hooks and helpers defined there link against them. A loader that does not
- * delegate {@code io.tollgate.*} to the system loader (an OSGi bundle, another agent's loader), or
- * that has a Tollgate core of its own, is left alone: its classes are not transformed at all.
+ * Whether a class loader sees the agent's own classes (its entry points and its relocated core) as
+ * the agent loaded them: the hooks and helpers defined there link against them. A loader that does
+ * not find them through its parents (an OSGi bundle, another agent's loader) is left alone: its
+ * classes are not transformed at all. A loader with a Tollgate core of its own passes: the agent's
+ * core is relocated, so the names checked are the agent's alone.
  */
 final class AgentVisibility implements Predicate<ClassLoader> {
 
