@@ -22,6 +22,7 @@ import io.tollgate.spring.boot.actuate.TollgateHealth;
 import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
 import io.tollgate.spring.boot.client.WebClientHook;
 import io.tollgate.testkit.redis.RedisServer;
+import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -194,8 +195,11 @@ class AutoConfigurationTest {
           assertThat(registration.getUrlPatterns()).containsExactly("/api/*", "/v1/*");
           assertThat(registration.getOrder()).isEqualTo(5);
         });
-    webRunner.run(context -> assertThat(context.getBean("tollgateFilterRegistration", FilterRegistrationBean.class)
-        .getUrlPatterns()).containsExactly("/v1/*"));
+    webRunner.run(context -> {
+      FilterRegistrationBean<?> registration = context.getBean("tollgateFilterRegistration", FilterRegistrationBean.class);
+      assertThat(registration.getUrlPatterns()).containsExactly("/*");
+      assertThat(registration.determineDispatcherTypes()).containsExactly(DispatcherType.REQUEST, DispatcherType.ASYNC);
+    });
   }
 
   @Test
