@@ -40,6 +40,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Inbound per-tenant limiting for web apps that serve LLM-backed endpoints: each request is
@@ -157,7 +158,8 @@ public final class TollgateFilter implements Filter {
     if (run.mode == Mode.OFF
         || !(req instanceof HttpServletRequest request)
         || !(res instanceof HttpServletResponse response)
-        || "OPTIONS".equals(request.getMethod())) { // a CORS preflight names no tenant and costs nothing
+        || "OPTIONS".equals(request.getMethod()) // a CORS preflight names no tenant and costs nothing
+        || run.skip.test(request)) {
       chain.doFilter(req, res);
       return;
     }
@@ -284,6 +286,7 @@ public final class TollgateFilter implements Filter {
     private int maxBufferedBody = DEFAULT_MAX_BUFFERED_BODY;
     private ProviderApi api = ProviderApi.OPENAI;
     private Telemetry telemetry = Telemetry.global();
+    private Predicate<HttpServletRequest> skip = request -> false;
 
     private Builder(TollgateConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -337,6 +340,16 @@ public final class TollgateFilter implements Filter {
       return telemetry(Telemetry.of(openTelemetry));
     }
 
+    /**
+     * Requests the filter passes untouched, neither charged nor bound to a tenant, though its URL
+     * mapping covers them (a health probe under a catch-all mapping); default none. Asked for every
+     * request, on the request thread.
+     */
+    public Builder skip(Predicate<HttpServletRequest> skip) {
+      this.skip = Objects.requireNonNull(skip, "skip");
+      return this;
+    }
+
     public TollgateFilter build() {
       return new TollgateFilter(this);
     }
@@ -356,6 +369,7 @@ public final class TollgateFilter implements Filter {
       copy.maxBufferedBody = maxBufferedBody;
       copy.api = api;
       copy.telemetry = telemetry;
+      copy.skip = skip;
       return copy;
     }
 
@@ -379,6 +393,7 @@ public final class TollgateFilter implements Filter {
     final int maxBufferedBody;
     final LlmProtocol protocol;
     final Telemetry telemetry;
+    final Predicate<HttpServletRequest> skip;
     final long defaultMaxOutput;
     final long unreadEstimate;
     /** Null when tenants are not limited by default. */
@@ -394,6 +409,7 @@ public final class TollgateFilter implements Filter {
       this.maxBufferedBody = b.maxBufferedBody;
       this.protocol = LlmProtocol.of(b.api);
       this.telemetry = b.telemetry;
+      this.skip = b.skip;
       this.defaultMaxOutput = b.config.tokens().defaultMaxOutput();
       this.unreadEstimate = defaultMaxOutput + UNREAD_PROMPT_TOKENS;
       Optional<TenantsConfig> tenants = b.config.tenants();

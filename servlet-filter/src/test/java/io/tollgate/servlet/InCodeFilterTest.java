@@ -151,6 +151,29 @@ class InCodeFilterTest {
   }
 
   @Test
+  void skippedRequestsPassUntouchedNeitherChargedNorBound() throws Exception {
+    TollgateFilter filter = TollgateFilter.builder(IN_MEMORY)
+        .skip(request -> request.getRequestURI().startsWith("/health/"))
+        .build();
+    try (App app = new App(filter)) {
+      HttpResponse<String> anonymousProbe = Http.send(Http.json(app.base.resolve("/health/live"), CHAT_BODY));
+      HttpResponse<String> namedProbe = Http.send(Http.json(app.base.resolve("/health/live"), CHAT_BODY)
+          .header("X-Tenant-Id", "acme"));
+      HttpResponse<String> anonymousChat = app.chat(null);
+      HttpResponse<String> first = app.chat("acme");
+
+      assertThat(anonymousProbe.statusCode()).isEqualTo(200);
+      assertThat(header(anonymousProbe, "x-tenant")).isEqualTo("(none)");
+      assertThat(header(anonymousProbe, "x-test-decision")).isEqualTo("(none)");
+      assertThat(namedProbe.statusCode()).isEqualTo(200);
+      assertThat(header(namedProbe, "x-tenant")).isEqualTo("(none)");
+      assertThat(header(namedProbe, "x-ratelimit-limit-requests")).isNull();
+      assertThat(anonymousChat.statusCode()).isEqualTo(400);
+      assertThat(header(first, "x-ratelimit-remaining-requests")).isEqualTo("1");
+    }
+  }
+
+  @Test
   void aFilterWithATenantButNoLimitOnlyBindsIt() throws Exception {
     TollgateConfig unlimited = config("tollgate:\n  tenants:\n    header: X-Tenant-Id\n");
     try (App app = new App(new TollgateFilter(unlimited))) {

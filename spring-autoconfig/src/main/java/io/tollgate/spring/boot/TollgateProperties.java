@@ -645,8 +645,8 @@ public class TollgateProperties {
     /** Whether the filter is registered (it also needs tollgate.tenants). */
     private boolean enabled = true;
 
-    /** The URL patterns the filter is mapped to: the app's LLM-backed endpoints only, since every request it sees is charged. */
-    private List<String> urlPatterns = new ArrayList<>(List.of("/v1/*"));
+    /** The URL patterns the filter is mapped to, exactly as given, such as /v1/* (every request they match is charged, and refused without a tenant). Not set: every request of the app except the actuator's (everything under management.endpoints.web.base-path, /actuator by default, when the actuator shares the server's port), so that probes need no tenant. Error dispatches are never filtered. */
+    private List<String> urlPatterns = new ArrayList<>();
 
     /** The filter's place in the chain; after Spring Security's (-100) by default, so that tenant-from principal sees the user. */
     private int order = 0;

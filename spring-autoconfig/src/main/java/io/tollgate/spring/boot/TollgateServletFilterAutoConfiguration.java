@@ -2,12 +2,16 @@ package io.tollgate.spring.boot;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.tollgate.config.ConfigException;
+import io.tollgate.config.Mode;
+import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.servlet.MissingTenant;
 import io.tollgate.servlet.TenantResolver;
 import io.tollgate.servlet.TollgateFilter;
 import jakarta.servlet.DispatcherType;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -17,11 +21,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 
 /**
  * The inbound per-tenant {@link TollgateFilter} (docs/servlet-filter.md), on the limiter bean, mapped
- * to {@code tollgate.filter.url-patterns} at {@code tollgate.filter.order}. Registered in servlet
- * web apps when {@code tollgate.tenants} is configured.
+ * to {@code tollgate.filter.url-patterns} at {@code tollgate.filter.order}, or, without patterns, to
+ * every request but the actuator's ({@link FilterScope}). Registered in servlet web apps when
+ * {@code tollgate.tenants} is configured; says once at start-up where it applies.
  */
 @AutoConfiguration(after = TollgateAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -30,15 +36,18 @@ import org.springframework.context.annotation.Conditional;
 @Conditional(ConfiguredSection.Tenants.class)
 public class TollgateServletFilterAutoConfiguration {
 
+  private static final Log LOG = LogFactory.getLog(TollgateServletFilterAutoConfiguration.class);
+
   @Bean
   @ConditionalOnMissingBean
   public TollgateFilter tollgateFilter(TollgateConfig config, RateLimiter limiter, TollgateProperties properties,
-      ObjectProvider<OpenTelemetry> openTelemetry) {
+      ObjectProvider<OpenTelemetry> openTelemetry, Environment environment) {
     TollgateProperties.Filter filter = properties.getFilter();
     TollgateFilter.Builder builder = TollgateFilter.builder(config)
         .limiter(limiter)
         .api(filter.getApi())
         .missingTenant(filterKey("missing-tenant", () -> MissingTenant.parse(filter.getMissingTenant())));
+    FilterScope.of(filter.getUrlPatterns(), environment).skip().ifPresent(builder::skip);
     OpenTelemetry app = openTelemetry.getIfUnique();
     if (app != null) {
       builder.openTelemetry(app); // else GlobalOpenTelemetry, from the moment the app sets it
@@ -56,15 +65,34 @@ public class TollgateServletFilterAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean(name = "tollgateFilterRegistration")
   public FilterRegistrationBean<TollgateFilter> tollgateFilterRegistration(TollgateFilter filter,
-      TollgateProperties properties) {
+      TollgateProperties properties, TollgateConfig config, Environment environment) {
+    FilterScope scope = FilterScope.of(properties.getFilter().getUrlPatterns(), environment);
     FilterRegistrationBean<TollgateFilter> registration = new FilterRegistrationBean<>(filter);
     registration.setName("tollgate");
     registration.setOrder(properties.getFilter().getOrder());
-    registration.setUrlPatterns(properties.getFilter().getUrlPatterns());
+    registration.setUrlPatterns(scope.urlPatterns());
     registration.setAsyncSupported(true);
     // ASYNC keeps the tenant bound after AsyncContext.dispatch; such a request is not charged again.
+    // No ERROR: the error page of a request the filter skipped or refused must not need a tenant.
     registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
+    LOG.info(startUpLine(scope, config, properties.getFilter()));
     return registration;
+  }
+
+  /** {@code Tollgate filter: <where>; tenant from <source> (missing: <policy>)}. */
+  static String startUpLine(FilterScope scope, TollgateConfig config, TollgateProperties.Filter filter) {
+    if (config.mode() == Mode.OFF) {
+      return "Tollgate filter: mode off, every request passes untouched";
+    }
+    String tenant = "principal".equals(filter.getTenantFrom()) ? "the authenticated user"
+        : config.tenants().map(TollgateServletFilterAutoConfiguration::tenantSource).orElse("nowhere");
+    return "Tollgate filter" + (config.mode() == Mode.SHADOW ? " (shadow mode, refuses nothing)" : "") + ": "
+        + scope.describe() + "; tenant from " + tenant + " (missing: " + filter.getMissingTenant() + ")";
+  }
+
+  private static String tenantSource(TenantsConfig tenants) {
+    return tenants.header().map(header -> "header " + header)
+        .orElseGet(() -> "a hash of the API key in header " + tenants.apiKeyHeader().orElseThrow());
   }
 
   /** The filter's builder names its settings as init-params; here they are properties. */

@@ -23,6 +23,7 @@ import io.tollgate.spring.boot.actuate.TollgateHealth;
 import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
 import io.tollgate.spring.boot.client.WebClientHook;
 import io.tollgate.testkit.redis.RedisServer;
+import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -154,15 +155,16 @@ class AutoConfigurationTest {
   }
 
   @Test
-  void healthIsDownWhileRedisIsUnreachableAndListsOpenBreakers() {
+  void healthStaysUpUnderFailOpenWhileRedisIsUnreachableOrBreakersAreOpen() {
     RedisServer own = RedisServer.start();
     try {
       runner.withPropertyValues("tollgate.redis.url=" + own.uri()).run(context -> {
         TollgateHealth health = context.getBean(TollgateHealth.class);
         TollgateHealth.Report up = health.check();
         assertThat(up.up()).isTrue();
-        assertThat(up.details()).containsEntry("limiter", "redis").containsEntry("redisReachable", true)
-            .containsEntry("breakers", java.util.Map.of("openai", "closed")).containsEntry("openBreakers", List.of());
+        assertThat(up.details()).isEqualTo(Map.of("mode", "enforce", "limiter", "redis", "onFailure", "fail-open",
+            "redisReachable", true, "limiterDegraded", false, "degraded", false,
+            "breakers", Map.of("openai", "closed"), "openBreakers", List.of()));
 
         ProviderBreaker breaker = context.getBean(Gate.class).breakers().breaker("openai");
         for (int i = 0; i < 3; i++) {
@@ -171,13 +173,41 @@ class AutoConfigurationTest {
         }
         TollgateHealth.Report open = health.check();
         assertThat(open.up()).as("open breakers mean fallbacks, not an outage").isTrue();
-        assertThat(open.details()).containsEntry("openBreakers", List.of("openai"))
-            .containsEntry("breakers", java.util.Map.of("openai", "open"));
+        assertThat(open.details()).containsEntry("degraded", true)
+            .containsEntry("reason", "open provider breakers: openai (their calls go to fallbacks)")
+            .containsEntry("openBreakers", List.of("openai"))
+            .containsEntry("breakers", Map.of("openai", "open"));
 
         own.stop();
-        TollgateHealth.Report down = health.check();
+        TollgateHealth.Report unreachable = health.check();
+        assertThat(unreachable.up()).as("fail-open: the limiter decides locally").isTrue();
+        assertThat(unreachable.details()).containsEntry("redisReachable", false).containsEntry("degraded", true)
+            .containsEntry("reason", "Redis unreachable: deciding locally with 1.0 of each limit (on-failure: fail-open); "
+                + "open provider breakers: openai (their calls go to fallbacks)");
+      });
+    } finally {
+      own.close();
+    }
+  }
+
+  @Test
+  void healthUnderFailClosedIsDownOnlyWhileItEnforces() {
+    RedisServer own = RedisServer.start();
+    own.stop();
+    try {
+      ApplicationContextRunner failClosed = runner.withPropertyValues("tollgate.redis.url=" + own.uri(),
+          "tollgate.redis.on-failure=fail-closed");
+      failClosed.run(context -> {
+        TollgateHealth.Report down = context.getBean(TollgateHealth.class).check();
         assertThat(down.up()).isFalse();
-        assertThat(down.details()).containsEntry("redisReachable", false);
+        assertThat(down.details()).containsEntry("redisReachable", false).containsEntry("degraded", true)
+            .containsEntry("reason", "Redis unreachable: denying every limited call until it answers (on-failure: fail-closed)");
+      });
+      failClosed.withPropertyValues("tollgate.mode=shadow").run(context -> {
+        TollgateHealth.Report shadow = context.getBean(TollgateHealth.class).check();
+        assertThat(shadow.up()).as("shadow mode refuses nothing").isTrue();
+        assertThat(shadow.details()).containsEntry("degraded", true)
+            .containsEntry("reason", "Redis unreachable: its denials are not enforced in mode shadow (on-failure: fail-closed)");
       });
     } finally {
       own.close();
@@ -195,8 +225,11 @@ class AutoConfigurationTest {
           assertThat(registration.getUrlPatterns()).containsExactly("/api/*", "/v1/*");
           assertThat(registration.getOrder()).isEqualTo(5);
         });
-    webRunner.run(context -> assertThat(context.getBean("tollgateFilterRegistration", FilterRegistrationBean.class)
-        .getUrlPatterns()).containsExactly("/v1/*"));
+    webRunner.run(context -> {
+      FilterRegistrationBean<?> registration = context.getBean("tollgateFilterRegistration", FilterRegistrationBean.class);
+      assertThat(registration.getUrlPatterns()).containsExactly("/*");
+      assertThat(registration.determineDispatcherTypes()).containsExactly(DispatcherType.REQUEST, DispatcherType.ASYNC);
+    });
   }
 
   @Test

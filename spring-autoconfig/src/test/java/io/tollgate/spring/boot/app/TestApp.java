@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** A Boot app serving one LLM-shaped endpoint, behind the starter's filter. */
+/** A Boot app serving one LLM-shaped endpoint (at an OpenAI path and at one of its own), behind the starter's filter. */
 @SpringBootApplication
 public class TestApp {
 
@@ -14,7 +14,7 @@ public class TestApp {
   @RestController
   static class ChatController {
 
-    @PostMapping(path = "/v1/chat/completions", produces = "application/json")
+    @PostMapping(path = {"/v1/chat/completions", "/chat"}, produces = "application/json")
     String complete(@RequestBody Map<String, Object> request) {
       return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"model\":\"" + request.get("model")
           + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hello\"},"
