@@ -1,6 +1,5 @@
 package io.tollgate.spring.boot;
 
-import io.opentelemetry.api.OpenTelemetry;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.Mode;
 import io.tollgate.config.TenantsConfig;
@@ -9,10 +8,10 @@ import io.tollgate.limiter.RateLimiter;
 import io.tollgate.servlet.MissingTenant;
 import io.tollgate.servlet.TenantResolver;
 import io.tollgate.servlet.TollgateFilter;
+import io.tollgate.telemetry.Telemetry;
 import jakarta.servlet.DispatcherType;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -41,17 +40,14 @@ public class TollgateServletFilterAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   public TollgateFilter tollgateFilter(TollgateConfig config, RateLimiter limiter, TollgateProperties properties,
-      ObjectProvider<OpenTelemetry> openTelemetry, Environment environment) {
+      Telemetry telemetry, Environment environment) {
     TollgateProperties.Filter filter = properties.getFilter();
     TollgateFilter.Builder builder = TollgateFilter.builder(config)
         .limiter(limiter)
+        .telemetry(telemetry) // the gate's: the app's OpenTelemetry, Micrometer's registry
         .api(filter.getApi())
         .missingTenant(filterKey("missing-tenant", () -> MissingTenant.parse(filter.getMissingTenant())));
     FilterScope.of(filter.getUrlPatterns(), environment).skip().ifPresent(builder::skip);
-    OpenTelemetry app = openTelemetry.getIfUnique();
-    if (app != null) {
-      builder.openTelemetry(app); // else GlobalOpenTelemetry, from the moment the app sets it
-    }
     filterKey("max-buffered-body", () -> builder.maxBufferedBody(filter.getMaxBufferedBody()));
     switch (filter.getTenantFrom()) {
       case "config" -> { }

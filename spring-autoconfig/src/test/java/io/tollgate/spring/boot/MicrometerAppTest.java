@@ -30,11 +30,12 @@ import org.springframework.web.client.RestClient;
 
 /**
  * A real Boot app with the actuator and the Prometheus registry, a real Redis and a mock provider:
- * three calls through Boot's RestClient, the third refused by the provider's limit, show as
- * Tollgate's meters in {@code /actuator/metrics} and in the Prometheus scrape, with exact values.
+ * three calls through Boot's RestClient, the third refused by the provider's limit, and one
+ * request through the starter's filter show as Tollgate's meters in {@code /actuator/metrics} and in the Prometheus scrape, with exact values.
  */
 @SpringBootTest(classes = TestApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "tollgate.providers.openai.limits.requests-per-hour=2",
+    "tollgate.tenants.header=X-Tenant-Id",
     "management.endpoints.web.exposure.include=metrics,prometheus",
     // a @SpringBootTest turns metrics export off but for the simple registry (both Boot lines)
     "management.prometheus.metrics.export.enabled=true"})
@@ -68,19 +69,25 @@ class MicrometerAppTest {
   void callsThroughTheRestClientAreCountedInTheActuatorsMetricsAndThePrometheusScrape() throws Exception {
     RestClient client = restClients.baseUrl(primary.baseUrl()).build();
     assertThat(List.of(call(client), call(client), call(client))).containsExactly(200, 200, 429);
+    // and one request into the app through the starter's filter: its inbound decision is a meter too
+    assertThat(http.send(HttpRequest.newBuilder(local("/chat")).header("X-Tenant-Id", "acme")
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(CHAT)).build(),
+        HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
     long estimate = ProviderApi.OPENAI.protocol()
         .readRequest("/v1/chat/completions", CHAT.getBytes(StandardCharsets.UTF_8), 1024)
         .estimate().totalTokens();
 
     JsonNode decisions = metric("tollgate.decisions");
-    assertThat(decisions.at("/measurements").toString()).isEqualTo("[{\"statistic\":\"COUNT\",\"value\":3.0}]");
+    assertThat(decisions.at("/measurements").toString()).isEqualTo("[{\"statistic\":\"COUNT\",\"value\":4.0}]");
     Map<String, Set<String>> tags = new TreeMap<>(); // the endpoint's order is a hash map's
     decisions.at("/availableTags").forEach(tag -> tag.get("values").forEach(value ->
         tags.computeIfAbsent(tag.get("tag").asText(), key -> new TreeSet<>()).add(value.asText())));
     assertThat(tags).isEqualTo(Map.of("tollgate.decision", Set.of("allowed", "denied"),
-        "tollgate.direction", Set.of("outbound"), "tollgate.provider", Set.of("openai")));
+        "tollgate.direction", Set.of("inbound", "outbound"), "tollgate.provider", Set.of("none", "openai")));
     assertThat(metric("tollgate.decisions?tag=tollgate.decision:allowed").at("/measurements/0/value").asDouble())
-        .isEqualTo(2.0);
+        .isEqualTo(3.0);
+    assertThat(metric("tollgate.decisions?tag=tollgate.direction:inbound").at("/measurements/0/value").asDouble())
+        .isEqualTo(1.0);
     assertThat(metric("tollgate.decisions?tag=tollgate.decision:denied").at("/measurements/0/value").asDouble())
         .isEqualTo(1.0);
 
@@ -89,6 +96,7 @@ class MicrometerAppTest {
     assertThat(scraped.stream().filter(line -> !line.startsWith("tollgate_limiter_duration_seconds_")))
         .containsExactlyInAnyOrder(
             "tollgate_breaker_state{tollgate_provider=\"openai\"} 0.0",
+            "tollgate_decisions_total{tollgate_decision=\"allowed\",tollgate_direction=\"inbound\",tollgate_provider=\"none\"} 1.0",
             "tollgate_decisions_total{tollgate_decision=\"allowed\",tollgate_direction=\"outbound\",tollgate_provider=\"openai\"} 2.0",
             "tollgate_decisions_total{tollgate_decision=\"denied\",tollgate_direction=\"outbound\",tollgate_provider=\"openai\"} 1.0",
             "tollgate_limiter_degraded 0.0",
@@ -124,9 +132,12 @@ class MicrometerAppTest {
     return JSON.readTree(get("/actuator/metrics/" + nameAndQuery, "application/json"));
   }
 
+  private URI local(String path) {
+    return URI.create("http://127.0.0.1:" + environment.getProperty("local.server.port") + path);
+  }
+
   private String get(String path, String accept) throws Exception {
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + environment.getProperty("local.server.port") + path))
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(local(path))
         .header("Accept", accept).GET().build(), HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(path).isEqualTo(200);
     return response.body();
