@@ -153,7 +153,7 @@ public final class Call<R> {
         continue;
       }
       JointDecision decision = reserve(name);
-      remainingRatio(decision).ifPresent(ratio ->
+      accountRatio(name, decision).ifPresent(ratio ->
           parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
       if (!decision.allowed()) {
         breaker.releasePermission();
@@ -361,14 +361,20 @@ public final class Call<R> {
     }
   }
 
-  private static Optional<Double> remainingRatio(JointDecision decision) {
+  /**
+   * What the provider's account has left, the tightest of its limits: its health's quota. A
+   * tenant's limits are not the provider's; a tenant that spent its own would otherwise score the
+   * provider down for every tenant, and a fallback would be dropped for all of them.
+   */
+  private Optional<Double> accountRatio(String provider, JointDecision decision) {
+    if (!parts.chargesAccount(provider) || decision.decisions().isEmpty()) {
+      return Optional.empty();
+    }
     double tightest = Double.NaN;
-    for (Decision d : decision.decisions()) {
-      for (LimitState state : d.limits()) {
-        if (state.remaining() >= 0) {
-          double ratio = (double) state.remaining() / state.limit().capacity();
-          tightest = Double.isNaN(tightest) ? ratio : Math.min(tightest, ratio);
-        }
+    for (LimitState state : decision.decisions().get(0).limits()) {
+      if (state.remaining() >= 0) {
+        double ratio = (double) state.remaining() / state.limit().capacity();
+        tightest = Double.isNaN(tightest) ? ratio : Math.min(tightest, ratio);
       }
     }
     return Double.isNaN(tightest) ? Optional.empty() : Optional.of(tightest);

@@ -103,7 +103,12 @@ public final class GateParts {
     return config.tokens().defaultMaxOutput();
   }
 
-  /** Who pays for a call to {@code provider}: its account, and the tenant when one is bound. */
+  /** Whether a call to {@code provider} is charged to its account: then the first of its charges. */
+  boolean chargesAccount(String provider) {
+    return providerCharges.get(provider).isPresent();
+  }
+
+  /** Who pays for a call to {@code provider}: its account first, and the tenant when one is bound. */
   List<Charge> charges(String provider, Optional<String> tenant) {
     List<Charge> charges = new ArrayList<>(2);
     providerCharges.get(provider).ifPresent(charges::add);
