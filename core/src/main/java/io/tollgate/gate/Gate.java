@@ -36,7 +36,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -153,77 +155,167 @@ public final class Gate implements AutoCloseable {
 
   /**
    * As {@link #call}, for asynchronous clients: no thread is blocked while the call waits or
-   * jitters; the tenant bound now is the one charged.
+   * jitters; the tenant bound now is the one charged. The estimate and the first reserve run on
+   * the calling thread, each later step on the thread that completes the transport's future; a
+   * client whose futures complete on its I/O threads calls
+   * {@link #callAsync(OutboundRequest, boolean, AsyncTransport, Executor)} instead.
    */
   public <R> CompletableFuture<CallResult<R>> callAsync(OutboundRequest request, boolean replayable,
       AsyncTransport<R> transport) {
     Optional<ProviderConfig> provider = providerFor(request.uri());
     if (provider.isEmpty()) {
-      return transport.send(request).thenApply(
-          response -> new CallResult.Forwarded<>("", response, UsageObserver.none(), 1));
+      return unmatched(request, transport);
     }
-    // waits and the jitter are scheduled here, never slept: the call may always pause
-    Call<R> call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
-        true, view(transport::status, transport::headers, transport::discard));
-    CompletableFuture<CallResult<R>> result = new CompletableFuture<>();
-    try {
-      drive(call, call.start(), transport, result);
-    } catch (RuntimeException e) {
-      call.abandon();
-      result.completeExceptionally(e);
-    }
-    return result;
+    AsyncCall<R> call = new AsyncCall<>(transport, null);
+    call.start(() -> newCall(request, provider.get(), Tenants.current(), replayable, transport));
+    return call.result;
   }
 
-  private <R> void drive(Call<R> call, Step<R> step, AsyncTransport<R> transport,
-      CompletableFuture<CallResult<R>> result) {
-    if (step instanceof Step.Done<R> done) {
-      result.complete(done.result());
-    } else if (step instanceof Step.Fail<R> fail) {
-      result.completeExceptionally(fail.error());
-    } else if (step instanceof Step.Wait<R> wait) {
-      later(wait.duration()).execute(() -> resume(call, result, () -> call.next(), transport));
-    } else if (step instanceof Step.Send<R> send) {
-      later(send.delay()).execute(() -> {
-        CompletableFuture<R> sent;
-        try (Scope attempt = call.attemptScope()) {
-          sent = transport.send(send.request());
-        } catch (RuntimeException e) {
+  /**
+   * As {@link #callAsync(OutboundRequest, boolean, AsyncTransport)}, with every step that may
+   * block run on {@code steps}: the estimate (the prompt's tokens counted), each reserve and
+   * release (a Redis round trip), and the decision on each attempt's response, which may reserve
+   * on a fallback. The calling thread and the threads that complete the transport's futures (an
+   * HTTP client's I/O threads, an event loop) only hand work over, so neither ever waits for
+   * Redis; waits and the switch-over jitter are scheduled onto {@code steps}. The tenant bound on
+   * the calling thread now is the one charged. The future completes on a thread of
+   * {@code steps}; a call to no provider is sent at once, from the calling thread.
+   *
+   * @param steps an executor whose threads may block for a limiter's round trip (bounded by its
+   *     timeout), such as Reactor's {@code Schedulers.boundedElastic()}
+   * @throws RejectedExecutionException when {@code steps} refuses the first step: nothing was
+   *     reserved or sent
+   */
+  public <R> CompletableFuture<CallResult<R>> callAsync(OutboundRequest request, boolean replayable,
+      AsyncTransport<R> transport, Executor steps) {
+    Objects.requireNonNull(steps, "steps");
+    Optional<ProviderConfig> provider = providerFor(request.uri());
+    if (provider.isEmpty()) {
+      return unmatched(request, transport);
+    }
+    Optional<String> tenant = Tenants.current();
+    AsyncCall<R> call = new AsyncCall<>(transport, steps);
+    steps.execute(() -> call.start(
+        () -> newCall(request, provider.get(), tenant, replayable, transport)));
+    return call.result;
+  }
+
+  private static <R> CompletableFuture<CallResult<R>> unmatched(OutboundRequest request,
+      AsyncTransport<R> transport) {
+    return transport.send(request).thenApply(
+        response -> new CallResult.Forwarded<>("", response, UsageObserver.none(), 1));
+  }
+
+  private <R> Call<R> newCall(OutboundRequest request, ProviderConfig provider,
+      Optional<String> tenant, boolean replayable, AsyncTransport<R> transport) {
+    // waits and the jitter of an async call are scheduled, never slept: it may always pause
+    return new Call<>(parts, request, provider, tenant, replayable, true,
+        view(transport::status, transport::headers, transport::discard));
+  }
+
+  /**
+   * One asynchronous call, driven step by step: a step of the state machine, the transport's
+   * future, the next step. With {@code steps}, every step runs there; without, on the thread at
+   * hand (the caller's first, then the one completing each future), waits on the common pool.
+   */
+  private static final class AsyncCall<R> {
+    private final AsyncTransport<R> transport;
+    private final Executor steps;
+    final CompletableFuture<CallResult<R>> result = new CompletableFuture<>();
+    private Call<R> call;
+
+    AsyncCall(AsyncTransport<R> transport, Executor steps) {
+      this.transport = transport;
+      this.steps = steps;
+    }
+
+    void start(Supplier<Call<R>> made) {
+      try {
+        call = made.get();
+      } catch (RuntimeException e) {
+        result.completeExceptionally(e);
+        return;
+      }
+      resume(call::start);
+    }
+
+    private void drive(Step<R> step) {
+      if (step instanceof Step.Done<R> done) {
+        result.complete(done.result());
+      } else if (step instanceof Step.Fail<R> fail) {
+        result.completeExceptionally(fail.error());
+      } else if (step instanceof Step.Wait<R> wait) {
+        later(wait.duration(), () -> resume(call::next));
+      } else if (step instanceof Step.Send<R> send) {
+        later(send.delay(), () -> send(send));
+      }
+    }
+
+    private void send(Step.Send<R> send) {
+      CompletableFuture<R> sent;
+      try (Scope attempt = call.attemptScope()) {
+        sent = transport.send(send.request());
+      } catch (RuntimeException e) {
+        call.abandon();
+        result.completeExceptionally(e);
+        return;
+      }
+      BiConsumer<R, Throwable> outcome = (response, error) -> resume(() -> {
+        if (error == null) {
+          return call.onResponse(response);
+        }
+        Throwable cause = error instanceof CompletionException && error.getCause() != null
+            ? error.getCause() : error;
+        if (cause instanceof IOException io) {
+          return call.onError(io);
+        }
+        throw new CompletionException(cause);
+      });
+      if (steps == null) {
+        sent.whenComplete(outcome);
+      } else {
+        sent.whenCompleteAsync(outcome, refusable());
+      }
+    }
+
+    private void resume(Supplier<Step<R>> nextStep) {
+      try {
+        drive(nextStep.get());
+      } catch (RuntimeException e) {
+        call.abandon();
+        result.completeExceptionally(e instanceof CompletionException && e.getCause() != null
+            ? e.getCause() : e);
+      }
+    }
+
+    /** Runs {@code task} after {@code delay}: on the steps, else here or on the common pool. */
+    private void later(Duration delay, Runnable task) {
+      boolean now = delay.isZero() || delay.isNegative();
+      if (now) {
+        task.run(); // on the steps already, when there are steps
+      } else if (steps == null) {
+        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS).execute(task);
+      } else {
+        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS, refusable())
+            .execute(task);
+      }
+    }
+
+    /**
+     * The steps, but a task they refuse ends the call (its future fails with the refusal) instead
+     * of being dropped, which would leave the call's future pending for ever. What the call holds
+     * is then given back on the refusing thread: only when the executor is shut down or saturated.
+     */
+    private Executor refusable() {
+      return task -> {
+        try {
+          steps.execute(task);
+        } catch (RejectedExecutionException e) {
           call.abandon();
           result.completeExceptionally(e);
-          return;
         }
-        sent.whenComplete((response, error) -> resume(call, result, () -> {
-          if (error == null) {
-            return call.onResponse(response);
-          }
-          Throwable cause = error instanceof CompletionException && error.getCause() != null
-              ? error.getCause() : error;
-          if (cause instanceof IOException io) {
-            return call.onError(io);
-          }
-          throw new CompletionException(cause);
-        }, transport));
-      });
+      };
     }
-  }
-
-  private <R> void resume(Call<R> call, CompletableFuture<CallResult<R>> result,
-      Supplier<Step<R>> nextStep, AsyncTransport<R> transport) {
-    try {
-      drive(call, nextStep.get(), transport, result);
-    } catch (RuntimeException e) {
-      call.abandon();
-      result.completeExceptionally(e instanceof CompletionException && e.getCause() != null
-          ? e.getCause() : e);
-    }
-  }
-
-  private static Executor later(Duration delay) {
-    if (delay.isZero() || delay.isNegative()) {
-      return Runnable::run;
-    }
-    return CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   private static void sleep(Duration duration) throws InterruptedIOException {

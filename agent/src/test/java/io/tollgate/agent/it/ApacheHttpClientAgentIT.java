@@ -30,6 +30,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -307,6 +309,88 @@ class ApacheHttpClientAgentIT {
     assertThat(account.remainingRequests()).isZero();
     long tokensUsed = 100_000 - account.remainingTokens() - 1;
     assertThat(tokensUsed).as("tokens charged (refill of ~1.2/s aside)").isBetween(64L - 20, 64L);
+  }
+
+  /**
+   * The primary's 429 reaches HttpClient on one of its I/O threads ({@code httpclient-dispatch-N});
+   * what follows is Tollgate's: the primary's reservation released and the backup's reserved,
+   * Redis round trips both. None may run on an I/O thread. BlockHound cannot watch this JVM (the
+   * agent's test class path does not carry it), so the JVM's own flight recorder does: every
+   * socket read and write, and every sleep, with its thread; the test reads the recording after
+   * the app ends.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"async-5", "async-5.1"})
+  void fallsBackAfterA429WithoutTouchingRedisOrSleepingOnTheClientsIoThreads(String name)
+      throws Exception {
+    Line line = Line.of(name);
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-day: 1000
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: ${BACKUP_KEY}
+              limits:
+                requests-per-day: 1000
+        """.formatted(redis.uri(), primary.baseUrl(), backup.baseUrl()));
+    primary.script().next(1 + line.retries429(), Fault.rateLimited(Duration.ZERO));
+    Path settings = write("io.jfc", """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <configuration version="2.0" label="io" description="socket I/O and sleeps, every one">
+          <event name="jdk.SocketRead"><setting name="enabled">true</setting>
+            <setting name="stackTrace">true</setting><setting name="threshold">0 ms</setting></event>
+          <event name="jdk.SocketWrite"><setting name="enabled">true</setting>
+            <setting name="stackTrace">true</setting><setting name="threshold">0 ms</setting></event>
+          <event name="jdk.ThreadSleep"><setting name="enabled">true</setting>
+            <setting name="stackTrace">true</setting><setting name="threshold">0 ms</setting></event>
+        </configuration>
+        """);
+    Path recording = dir.resolve("app.jfr");
+
+    Run run = line.app(dir.resolve("app"))
+        .jvmOption("-XX:StartFlightRecording=filename=" + recording + ",settings=" + settings
+            + ",dumponexit=true")
+        .withAgent("config=" + config)
+        .env("BACKUP_KEY", "backup-secret")
+        .call(line.read(), primary.baseUrl() + "/v1/chat/completions", CHAT)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    assertThat(run.tollgateLines()).as(run.toString()).singleElement().asString()
+        .startsWith("[tollgate] on:");
+    assertThat(run.calls()).extracting(AppCall::status).as("answered by the backup")
+        .containsExactly(200);
+    assertThat(primary.requestCount()).isEqualTo(1 + line.retries429());
+    assertThat(backup.requests()).singleElement().satisfies(r ->
+        assertThat(r.header("authorization")).isEqualTo("Bearer backup-secret"));
+    Decision account = peek(config, "primary");
+    assertThat(account.remainingRequests()).as("the primary's reservation was given back")
+        .isEqualTo(1000);
+
+    int redisPort = redis.uri().getPort();
+    List<RecordedEvent> events = RecordingFile.readAllEvents(recording);
+    List<String> redisTalkers = events.stream()
+        .filter(e -> e.getEventType().getName().startsWith("jdk.Socket"))
+        .filter(e -> e.getInt("port") == redisPort)
+        .map(e -> e.getThread() == null ? "?" : e.getThread().getJavaName())
+        .distinct().toList();
+    assertThat(redisTalkers).as("threads that talked to Redis").isNotEmpty()
+        .noneMatch(thread -> thread.startsWith("httpclient-"))
+        .anyMatch(thread -> thread.startsWith("tollgate-async-"));
+    assertThat(events.stream()
+        .filter(e -> e.getEventType().getName().equals("jdk.ThreadSleep"))
+        .map(e -> e.getThread() == null ? "?" : e.getThread().getJavaName()))
+        .as("threads that slept").noneMatch(thread -> thread.startsWith("httpclient-"));
   }
 
   @Test

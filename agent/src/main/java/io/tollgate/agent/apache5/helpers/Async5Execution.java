@@ -1,6 +1,7 @@
 package io.tollgate.agent.apache5.helpers;
 
 import io.tollgate.agent.AgentGates;
+import io.tollgate.agent.AsyncSteps;
 import io.tollgate.agent.GatedRequests;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.gate.CallResult;
@@ -32,8 +33,9 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 
 /**
  * One async HttpClient 5 execution ({@code doExecute}) to a watched host, through the gate's
- * asynchronous path: no thread ever waits (waits and the switch-over jitter are scheduled), the
- * app's future and callback complete with what its own response consumer made of the answer.
+ * asynchronous path: no thread of the app or the client ever waits (waits and the switch-over
+ * jitter are scheduled, the gate's steps that may block run on {@link AsyncSteps}), the app's
+ * future and callback complete with what its own response consumer made of the answer.
  */
 public final class Async5Execution {
 
@@ -143,7 +145,11 @@ public final class Async5Execution {
     BasicFuture<Object> future = new BasicFuture<>(callback);
     Delivery delivery = new Delivery(transport, body, consumer, context, future);
     try {
-      gate.callAsync(outbound, !streamed, transport).whenComplete(delivery::deliver);
+      // every step that may block (the estimate, reserves, the decision on an answer, which may
+      // reserve on a fallback) runs on Tollgate's threads: the app's thread and the client's I/O
+      // threads only hand work over
+      gate.callAsync(outbound, !streamed, transport, AsyncSteps.executor())
+          .whenComplete(delivery::deliver);
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
       delivery.original();

@@ -22,9 +22,10 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  * One attempt's response as the client delivers it, held until the gate decides: its head
  * completes {@link #head()}; then either {@link #forwardTo} hands it to the app's own consumer
  * (every byte the consumer takes also copied to the call's {@link UsageObserver}) or
- * {@link #discard()} drops it. A success is decided at once, on the I/O thread, before its body
- * arrives, so a stream streams; a refusal the gate keeps while it tries a fallback has its (small)
- * body held in memory until then.
+ * {@link #discard()} drops it. The gate decides on one of its own threads as soon as the head has
+ * arrived (the I/O thread only hands the head over): what arrives of a success meanwhile is held
+ * and passed on first, then the stream streams; a refusal the gate keeps while it tries a fallback
+ * has its (small) body held in memory until then.
  */
 final class AsyncAttempt implements AsyncResponseConsumer<Object> {
 
@@ -75,7 +76,7 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
       this.exchange = resultCallback;
       this.ended = details == null;
     }
-    head.complete(this); // the gate decides here, for a success at once
+    head.complete(this); // handed to the gate, which decides on its own thread
   }
 
   @Override

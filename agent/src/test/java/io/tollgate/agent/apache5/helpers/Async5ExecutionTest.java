@@ -10,8 +10,10 @@ import io.tollgate.agent.InternalFailures;
 import io.tollgate.agent.it.app.ChunkedJsonProducer;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Gate;
+import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.InMemoryRateLimiter;
+import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Reservation;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
@@ -122,6 +125,38 @@ class Async5ExecutionTest {
       assertThat(r.header("authorization")).isEqualTo("Bearer backup-key");
       assertThat(r.bodyText()).isEqualTo(CHAT);
     });
+  }
+
+  @Test
+  void reservesAndReleasesOnTollgatesThreadsNeverOnTheAppsOrTheClientsIoThreads() throws Exception {
+    primary.script().next(1, Fault.rateLimited(Duration.ZERO));
+    ThreadRecordingLimiter limiter = new ThreadRecordingLimiter();
+    gate = Gate.builder(config("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                requests-per-minute: 5
+              fallbacks: [backup]
+            backup:
+              base-url: %s
+              api: openai
+              api-key: backup-key
+              limits:
+                requests-per-minute: 5
+        """.formatted(primary.baseUrl(), backup.baseUrl()))).limiter(limiter).build();
+
+    SimpleHttpResponse response = execute(chat(primary)).response();
+
+    assertThat(response.getCode()).isEqualTo(200);
+    assertThat(primary.requestCount()).isEqualTo(1);
+    assertThat(backup.requestCount()).isEqualTo(1);
+    assertThat(limiter.reserved).as("the primary's, then, after its 429 reached an I/O thread, "
+        + "the backup's").hasSize(2).allSatisfy(thread -> assertThat(thread).startsWith("tollgate-async-"));
+    assertThat(limiter.released).as("the primary's, after its 429")
+        .singleElement().asString().startsWith("tollgate-async-");
   }
 
   @Test
@@ -304,6 +339,40 @@ class Async5ExecutionTest {
     request.setHeader("Authorization", "Bearer app-key");
     request.setBody(CHAT, ContentType.APPLICATION_JSON);
     return request;
+  }
+
+  /** An in-memory limiter noting the thread of each reserve and release of a call. */
+  private static final class ThreadRecordingLimiter implements RateLimiter {
+    final List<String> reserved = new CopyOnWriteArrayList<>();
+    final List<String> released = new CopyOnWriteArrayList<>();
+    private final RateLimiter memory = InMemoryRateLimiter.create();
+
+    @Override
+    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+      return memory.reserve(subject, limits, requests, tokens);
+    }
+
+    @Override
+    public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
+      reserved.add(Thread.currentThread().getName());
+      return memory.reserveAll(charges, requests, tokens);
+    }
+
+    @Override
+    public void releaseAll(JointDecision decision) {
+      released.add(Thread.currentThread().getName());
+      memory.releaseAll(decision);
+    }
+
+    @Override
+    public boolean settle(Reservation reservation, long actualTokens) {
+      return memory.settle(reservation, actualTokens);
+    }
+
+    @Override
+    public boolean release(Reservation reservation) {
+      return memory.release(reservation);
+    }
   }
 
   /** A limiter whose every decision fails: a bug of ours, as far as the app is concerned. */

@@ -19,8 +19,15 @@ import org.springframework.http.client.ClientHttpResponse;
  *
  * <p>The body is already in memory here (Spring buffers it for interceptors), so every call can be
  * sent again to a fallback.
+ *
+ * <p>A failure of Tollgate's own code (the gate, or the app's limiter bean, throwing) never
+ * reaches the app: before anything was sent the request goes on as if Tollgate were absent; after,
+ * the app gets the client's answer in hand, or what the client threw, and nothing is sent again
+ * ({@link InternalFailures}). What the rest of the chain throws is the app's, passed on as it is.
  */
 public final class TollgateClientHttpRequestInterceptor implements ClientHttpRequestInterceptor {
+
+  static final String WHERE = "rest-client";
 
   private final Gate gate;
 
@@ -32,16 +39,48 @@ public final class TollgateClientHttpRequestInterceptor implements ClientHttpReq
   public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
       throws IOException {
     URI uri = request.getURI();
-    if (uri.getHost() == null || !gate.watchesHost(uri.getHost()) || gate.providerFor(uri).isEmpty()) {
+    RestTransport transport;
+    OutboundRequest outbound;
+    try {
+      if (uri.getHost() == null || !gate.watchesHost(uri.getHost()) || gate.providerFor(uri).isEmpty()) {
+        transport = null;
+        outbound = null;
+      } else {
+        outbound = OutboundRequest.of(request.getMethod().name(), uri,
+            SpringHeaders.toCore(request.getHeaders()), body);
+        transport = new RestTransport(request, body, outbound, execution);
+      }
+    } catch (RuntimeException | Error e) {
+      InternalFailures.shared().record(WHERE, e);
       return execution.execute(request, body);
     }
-    OutboundRequest outbound = OutboundRequest.of(request.getMethod().name(), uri,
-        SpringHeaders.toCore(request.getHeaders()), body);
-    CallResult<ClientHttpResponse> result =
-        gate.call(outbound, true, new RestTransport(request, body, outbound, execution));
-    if (result instanceof CallResult.Forwarded<ClientHttpResponse> forwarded) {
-      return ObservedClientHttpResponse.of(forwarded.response(), forwarded.usage());
+    if (transport == null) {
+      return execution.execute(request, body);
     }
-    return new SyntheticClientHttpResponse(((CallResult.Synthetic<ClientHttpResponse>) result).response());
+    CallResult<ClientHttpResponse> result;
+    try {
+      result = gate.call(outbound, true, transport);
+    } catch (IOException e) {
+      transport.closeParked();
+      throw e; // the client's own: no provider answered at all
+    } catch (RuntimeException | Error e) {
+      if (transport.isClientFailure(e)) {
+        transport.closeParked();
+        throw e;
+      }
+      InternalFailures.shared().record(WHERE, e);
+      return transport.recover();
+    }
+    ClientHttpResponse answer;
+    try {
+      answer = result instanceof CallResult.Forwarded<ClientHttpResponse> forwarded
+          ? ObservedClientHttpResponse.of(forwarded.response(), forwarded.usage())
+          : new SyntheticClientHttpResponse(((CallResult.Synthetic<ClientHttpResponse>) result).response());
+    } catch (RuntimeException | Error e) {
+      InternalFailures.shared().record(WHERE, e);
+      return transport.recover();
+    }
+    transport.closeParked();
+    return answer;
   }
 }

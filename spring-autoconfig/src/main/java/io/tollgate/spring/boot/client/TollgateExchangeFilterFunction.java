@@ -2,6 +2,7 @@ package io.tollgate.spring.boot.client;
 
 import io.tollgate.gate.CallResult;
 import io.tollgate.gate.Gate;
+import io.tollgate.gate.Tenants;
 import io.tollgate.gate.UsageObserver;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.SyntheticResponse;
@@ -9,7 +10,10 @@ import io.tollgate.router.OutboundRequest;
 import java.net.URI;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
@@ -23,18 +27,31 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
 import org.springframework.web.reactive.function.client.ExchangeStrategies;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Puts the {@code WebClient} calls to configured providers through the {@link Gate} without
- * blocking ({@link Gate#callAsync}): waits and switch-over jitter are scheduled, never slept on an
- * event loop. Same semantics as the agent: limits, fallback with the fallback's own credential,
- * settle from the body as the app consumes it (SSE streams stay streams), a synthetic
- * provider-shaped answer (a 429) delivered as an ordinary response. Calls to any other host pass
- * on untouched after one host comparison.
+ * blocking the event loop: the estimate (the prompt's tokens counted), every reserve and release
+ * (a Redis round trip), the decision on each answer and the settle run on Reactor's
+ * {@link Schedulers#boundedElastic()} ({@link Gate#callAsync(OutboundRequest, boolean,
+ * io.tollgate.gate.AsyncTransport, Executor)}); waits and switch-over jitter are scheduled, never
+ * slept. Same semantics as the agent: limits, fallback with the fallback's own credential, settle
+ * from the body as the app consumes it (SSE streams stay streams), a synthetic provider-shaped
+ * answer (a 429) delivered as an ordinary response. Calls to any other host pass on untouched
+ * after one host comparison.
  *
  * <p>The tenant charged is the one bound ({@code Tenants}) on the thread that subscribes.
+ *
+ * <p>A failure of Tollgate's own code never reaches the app: before anything was sent the request
+ * goes on as if Tollgate were absent (with the body captured once); after, the app gets the
+ * client's answer in hand, or what the client failed with, and nothing is sent again
+ * ({@link InternalFailures}).
  */
 public final class TollgateExchangeFilterFunction implements ExchangeFilterFunction {
+
+  static final String WHERE = "web-client";
+  /** Where the steps that may block run: never on the event loop. */
+  private static final Executor STEPS = task -> Schedulers.boundedElastic().schedule(task);
 
   private final Gate gate;
   private final Supplier<Codecs> codecs;
@@ -61,11 +78,34 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
   @Override
   public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
     URI uri = request.url();
-    if (uri.getHost() == null || !gate.watchesHost(uri.getHost()) || gate.providerFor(uri).isEmpty()) {
+    Codecs used = providerCodecs(uri);
+    if (used == null) {
       return next.exchange(request);
     }
-    Codecs used = codecs.get();
-    return CapturedBody.of(request, used.writers()).flatMap(body -> {
+    return Mono.defer(() -> {
+      Optional<String> tenant = Tenants.current(); // the subscriber's
+      // the app's body, written by its own inserter: what that throws is the app's
+      return CapturedBody.of(request, used.writers())
+          .flatMap(body -> gated(request, next, body, used, tenant));
+    });
+  }
+
+  /** The client's codecs for a call to a provider; null for any other call, or when we failed. */
+  private Codecs providerCodecs(URI uri) {
+    try {
+      return uri.getHost() != null && gate.watchesHost(uri.getHost())
+          && gate.providerFor(uri).isPresent() ? codecs.get() : null;
+    } catch (RuntimeException | Error e) {
+      InternalFailures.shared().record(WHERE, e);
+      return null;
+    }
+  }
+
+  private Mono<ClientResponse> gated(ClientRequest request, ExchangeFunction next, CapturedBody body,
+      Codecs codecs, Optional<String> tenant) {
+    WebClientTransport transport;
+    CompletableFuture<CallResult<ClientResponse>> call;
+    try {
       Headers.Builder headers = Headers.builder();
       SpringHeaders.toCore(request.headers()).fields().forEach(f -> headers.add(f.name(), f.value()));
       body.headers().headerSet().forEach(entry -> {
@@ -73,11 +113,31 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
           entry.getValue().forEach(value -> headers.add(entry.getKey(), value));
         }
       });
-      OutboundRequest outbound = OutboundRequest.of(request.method().name(), uri, headers.build(), body.bytes());
-      WebClientTransport transport = new WebClientTransport(request, body, outbound, next);
-      return Mono.fromFuture(() -> gate.callAsync(outbound, true, transport))
-          .map(result -> answer(result, used));
-    });
+      OutboundRequest outbound = OutboundRequest.of(request.method().name(), request.url(),
+          headers.build(), body.bytes());
+      transport = new WebClientTransport(request, body, outbound, next);
+      // the body may have been written on another thread than the subscriber's
+      try (Tenants.Scope bound = tenant.map(Tenants::bind).orElse(() -> { })) {
+        call = gate.callAsync(outbound, true, transport, STEPS);
+      }
+    } catch (RuntimeException | Error e) {
+      InternalFailures.shared().record(WHERE, e);
+      return next.exchange(WebClientTransport.asAddressed(request, body));
+    }
+    return Mono.fromFuture(call)
+        .map(result -> {
+          ClientResponse answer = answer(result, codecs);
+          transport.releaseParked();
+          return answer;
+        })
+        .onErrorResume(error -> {
+          if (transport.isClientFailure(error)) {
+            transport.releaseParked();
+            return Mono.error(error);
+          }
+          InternalFailures.shared().record(WHERE, error);
+          return transport.recover();
+        });
   }
 
   private static ClientResponse answer(CallResult<ClientResponse> result, Codecs codecs) {
@@ -92,7 +152,11 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
         .build();
   }
 
-  /** Every buffer the app consumes is shown to the observer (a copy; the buffer is not touched). */
+  /**
+   * Every buffer the app consumes is shown to the observer (a copy; the buffer is not touched) on
+   * the thread that delivers it; the end of the body, its failure or its cancellation settles on
+   * the steps, and the app sees the end only once the settle was handed to the limiter.
+   */
   private static ClientResponse observed(ClientResponse response, UsageObserver usage) {
     if (usage == UsageObserver.none()) {
       return response;
@@ -103,12 +167,27 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
           int position = buffer.readPosition();
           buffer.read(copy);
           buffer.readPosition(position);
-          usage.onBytes(copy, 0, copy.length);
+          guarded(() -> usage.onBytes(copy, 0, copy.length));
         })
-        .doOnComplete(usage::onEnd)
-        .doOnError(usage::onError)
-        .doOnCancel(() -> usage.onError(new CancellationException("the body was cancelled before its end"))))
+        .concatWith(onSteps(usage::onEnd))
+        .onErrorResume(error -> onSteps(() -> usage.onError(error)).concatWith(Mono.error(error)))
+        .doOnCancel(() -> guarded(() -> STEPS.execute(() -> guarded(() -> usage.onError(
+            new CancellationException("the body was cancelled before its end")))))))
         .build();
+  }
+
+  /** Runs {@code step} of the usage observer on the steps, completing empty after it. */
+  private static Mono<DataBuffer> onSteps(Runnable step) {
+    return Mono.<DataBuffer>fromRunnable(() -> guarded(step)).subscribeOn(Schedulers.boundedElastic());
+  }
+
+  /** A failure of the usage tap or the settle is Tollgate's: counted, never the app's body's. */
+  private static void guarded(Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException | Error e) {
+      InternalFailures.shared().record(WHERE, e);
+    }
   }
 
   /**

@@ -9,11 +9,16 @@ import org.springframework.http.HttpMethod;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
+import reactor.core.publisher.Mono;
 
 /**
  * Sends each attempt down the rest of the WebClient's filter chain, without blocking: the app's
  * request (with its captured body) for the provider it addressed, the planned request for a
  * fallback.
+ *
+ * <p>As {@link RestTransport}, it keeps what the client answered for a failure of Tollgate's own
+ * code ({@link #recover}): the last response until the gate discards it, the last one discarded
+ * until the next attempt or the end of the call, and what the client failed with.
  */
 final class WebClientTransport implements AsyncTransport<ClientResponse> {
 
@@ -21,6 +26,11 @@ final class WebClientTransport implements AsyncTransport<ClientResponse> {
   private final CapturedBody body;
   private final OutboundRequest outbound;
   private final ExchangeFunction next;
+  // the gate's steps run one after the other, but on several threads; responses arrive on others
+  private boolean sent;
+  private ClientResponse open;
+  private ClientResponse parked;
+  private Throwable clientFailure;
 
   WebClientTransport(ClientRequest original, CapturedBody body, OutboundRequest outbound, ExchangeFunction next) {
     this.original = original;
@@ -31,11 +41,23 @@ final class WebClientTransport implements AsyncTransport<ClientResponse> {
 
   @Override
   public CompletableFuture<ClientResponse> send(OutboundRequest plan) {
-    ClientRequest request = plan == outbound ? ownRequest() : planned(plan);
-    return next.exchange(request).toFuture();
+    releaseParked();
+    ClientRequest request = plan == outbound ? asAddressed(original, body) : planned(plan);
+    Mono<ClientResponse> exchange;
+    synchronized (this) {
+      sent = true;
+    }
+    try {
+      exchange = next.exchange(request);
+    } catch (RuntimeException | Error e) {
+      failed(e);
+      throw e;
+    }
+    return exchange.doOnNext(this::answered).doOnError(this::failed).toFuture();
   }
 
-  private ClientRequest ownRequest() {
+  /** The app's own request, its body the bytes captured once. */
+  static ClientRequest asAddressed(ClientRequest original, CapturedBody body) {
     return ClientRequest.from(original)
         .headers(headers -> body.headers().headerSet().forEach(entry -> {
           if (headers.getFirst(entry.getKey()) == null) {
@@ -68,6 +90,75 @@ final class WebClientTransport implements AsyncTransport<ClientResponse> {
 
   @Override
   public void discard(ClientResponse response) {
-    response.releaseBody().subscribe();
+    ClientResponse released = null;
+    synchronized (this) {
+      if (response == open) {
+        open = null;
+      }
+      if (response != parked) {
+        released = parked;
+        parked = response;
+      }
+    }
+    release(released);
+  }
+
+  private synchronized void answered(ClientResponse response) {
+    open = response;
+  }
+
+  private synchronized void failed(Throwable error) {
+    clientFailure = error;
+  }
+
+  /** True when {@code error} is what the client failed with: the app's own, passed on as it is. */
+  synchronized boolean isClientFailure(Throwable error) {
+    return error == clientFailure;
+  }
+
+  /** The call ended: a response discarded but kept is released now. */
+  void releaseParked() {
+    ClientResponse released;
+    synchronized (this) {
+      released = parked;
+      parked = null;
+    }
+    release(released);
+  }
+
+  /**
+   * After a failure of Tollgate's own code: nothing sent yet, the app's request goes as it was;
+   * else the client's answer in hand (the last response, else the last one discarded), else what
+   * the client failed with. A request already sent is never sent again.
+   */
+  Mono<ClientResponse> recover() {
+    boolean nothingSent;
+    ClientResponse inHand;
+    ClientResponse released = null;
+    Throwable failure;
+    synchronized (this) {
+      nothingSent = !sent;
+      inHand = open != null ? open : parked;
+      if (inHand != null && inHand != parked) {
+        released = parked;
+      }
+      open = null;
+      parked = null;
+      failure = clientFailure;
+    }
+    if (nothingSent) {
+      return next.exchange(asAddressed(original, body));
+    }
+    release(released);
+    if (inHand != null) {
+      return Mono.just(inHand);
+    }
+    return Mono.error(failure); // sent: either a response or a failure was had
+  }
+
+  private static void release(ClientResponse response) {
+    if (response != null) {
+      response.releaseBody().subscribe();
+    }
   }
 }
