@@ -1,10 +1,8 @@
 package io.tollgate.spring.boot;
 
-import io.tollgate.gate.AttachedAgent;
 import io.tollgate.gate.Gate;
 import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
 import io.tollgate.spring.boot.client.WebClientHook;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,9 +16,10 @@ import org.springframework.core.annotation.Order;
 /**
  * Outbound limiting for Spring's own HTTP clients, through the {@link Gate} bean: an interceptor
  * on every {@code RestClient.Builder} and {@code RestTemplateBuilder} Boot hands out, an exchange
- * filter on every {@code WebClient.Builder}. While the Tollgate agent runs in this JVM, only the
- * builders over a transport the agent does not instrument are hooked ({@link AgentTransports}),
- * so that no call is limited twice and none is left out.
+ * filter on every {@code WebClient.Builder}, whatever transport it runs on. While the Tollgate
+ * agent runs in this JVM, the attempts the starter sends are marked through the agent's bridge
+ * ({@code AttachedAgent.sendingGatedCall}) and the agent lets them pass: no call is limited twice,
+ * none is left out, and Spring's clients follow {@code application.yml}.
  *
  * <p>Boot 4.0 moved the customizer interfaces into modules of their own (spring-boot-restclient,
  * spring-boot-webclient), so each Boot line has its own nested configuration, chosen by class name.
@@ -31,11 +30,6 @@ import org.springframework.core.annotation.Order;
 @ConditionalOnProperty(name = {"tollgate.enabled", "tollgate.client.enabled"}, havingValue = "true", matchIfMissing = true)
 @ConditionalOnBean(Gate.class)
 public class TollgateClientsAutoConfiguration {
-
-  @Bean
-  AgentTransports tollgateAgentTransports(ListableBeanFactory beans) {
-    return new AgentTransports(AttachedAgent.gating(), beans);
-  }
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "org.springframework.http.client.ClientHttpRequestInterceptor")
@@ -54,23 +48,15 @@ public class TollgateClientsAutoConfiguration {
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.web.client.RestClientCustomizer tollgateRestClientCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
-        return builder -> {
-          if (transports.starterLimitsRestClients()) {
-            builder.requestInterceptor(interceptor);
-          }
-        };
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return builder -> builder.requestInterceptor(interceptor);
       }
 
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.web.client.RestTemplateCustomizer tollgateRestTemplateCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
-        return restTemplate -> {
-          if (transports.starterLimitsRestClients()) {
-            restTemplate.getInterceptors().add(interceptor);
-          }
-        };
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
       }
     }
 
@@ -81,23 +67,15 @@ public class TollgateClientsAutoConfiguration {
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.restclient.RestClientCustomizer tollgateRestClientCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
-        return builder -> {
-          if (transports.starterLimitsRestClients()) {
-            builder.requestInterceptor(interceptor);
-          }
-        };
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return builder -> builder.requestInterceptor(interceptor);
       }
 
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.restclient.RestTemplateCustomizer tollgateRestTemplateCustomizer(
-          TollgateClientHttpRequestInterceptor interceptor, AgentTransports transports) {
-        return restTemplate -> {
-          if (transports.starterLimitsRestClients()) {
-            restTemplate.getInterceptors().add(interceptor);
-          }
-        };
+          TollgateClientHttpRequestInterceptor interceptor) {
+        return restTemplate -> restTemplate.getInterceptors().add(interceptor);
       }
     }
   }
@@ -119,12 +97,8 @@ public class TollgateClientsAutoConfiguration {
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
       org.springframework.boot.web.reactive.function.client.WebClientCustomizer tollgateWebClientCustomizer(
-          WebClientHook hook, AgentTransports transports) {
-        return builder -> {
-          if (transports.starterLimitsWebClients()) {
-            hook.apply(builder);
-          }
-        };
+          WebClientHook hook) {
+        return hook::apply;
       }
     }
 
@@ -134,13 +108,8 @@ public class TollgateClientsAutoConfiguration {
 
       @Bean
       @Order(Ordered.LOWEST_PRECEDENCE)
-      org.springframework.boot.webclient.WebClientCustomizer tollgateWebClientCustomizer(WebClientHook hook,
-          AgentTransports transports) {
-        return builder -> {
-          if (transports.starterLimitsWebClients()) {
-            hook.apply(builder);
-          }
-        };
+      org.springframework.boot.webclient.WebClientCustomizer tollgateWebClientCustomizer(WebClientHook hook) {
+        return hook::apply;
       }
     }
   }

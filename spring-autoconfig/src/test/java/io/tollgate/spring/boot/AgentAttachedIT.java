@@ -20,9 +20,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /**
  * Runs in a JVM started with {@code -javaagent:tollgate-agent.jar} (the failsafe execution of this
  * module), and starts another such JVM for an app whose agent knows the mock provider's address.
- * The agent limits the JDK {@code HttpClient}, OkHttp and Apache HttpClient itself, so the starter
- * hooks Spring's clients only over the transports the agent does not see: each call is limited
- * exactly once.
+ * The starter gates Spring's clients, whatever their transport, and marks the attempts it sends
+ * through the agent's bridge; the agent gates every other client: each call is limited exactly
+ * once.
  */
 class AgentAttachedIT {
 
@@ -42,18 +42,20 @@ class AgentAttachedIT {
   }
 
   /**
-   * The agent allows 3 calls an hour to {@code openai}, the starter 2 to each provider: 3 of 4 JDK
-   * calls reaching the mock show the agent's limit alone (the starter's as well would have let
-   * only 2 through); 2 of 3 over {@code HttpURLConnection} and Reactor Netty show the starter's.
+   * The agent allows 1 call an hour to {@code openai}, the starter 2 to each provider: the starter
+   * gates Spring's clients whatever their transport (the JDK {@code HttpClient} under a RestClient
+   * and under a WebClient, {@code HttpURLConnection}, Reactor Netty) and the agent lets those
+   * attempts pass (had it gated them too, its limit of 1 would show); the app's own JDK client is
+   * the agent's alone (1 of 2).
    */
   @Test
-  void eachCallIsLimitedOnceByTheAgentOrTheStarter(@TempDir Path dir) throws Exception {
+  void eachCallIsLimitedOnceTheSpringClientsByTheStarter(@TempDir Path dir) throws Exception {
     try (MockLlmServer openai = MockLlmServer.start();
         MockLlmServer plain = MockLlmServer.start();
         MockLlmServer reactive = MockLlmServer.start()) {
       Path agentConfig = dir.resolve("agent.yaml");
       Files.writeString(agentConfig, "tollgate:\n  providers:\n    openai:\n      base-url: " + openai.baseUrl()
-          + "\n      limits:\n        requests-per-hour: 3\n");
+          + "\n      limits:\n        requests-per-hour: 1\n");
       Path log = dir.resolve("app.log");
       Process app = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-javaagent:" + System.getProperty("tollgate.agent.jar") + "=config=" + agentConfig,
@@ -68,8 +70,9 @@ class AgentAttachedIT {
       List<String> output = Files.readAllLines(log, StandardCharsets.UTF_8);
       assertThat(app.exitValue()).as(String.join("\n", output)).isZero();
 
-      assertThat(output).contains("jdk=200,200,200,429", "reactor=200,200,429", "simple=200,200,429");
-      assertThat(openai.requestCount()).isEqualTo(3);
+      assertThat(output).contains("jdk=200,200,429", "reactor=200,200,429", "raw=200,429",
+          "simple=200,200,429", "webjdk=200,200,429");
+      assertThat(openai.requestCount()).isEqualTo(5);
       assertThat(reactive.requestCount()).isEqualTo(2);
       assertThat(plain.requestCount()).isEqualTo(2);
     }

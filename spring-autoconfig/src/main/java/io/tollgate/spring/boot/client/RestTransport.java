@@ -1,5 +1,7 @@
 package io.tollgate.spring.boot.client;
 
+import io.tollgate.gate.AttachedAgent;
+import io.tollgate.gate.Tenants;
 import io.tollgate.gate.Transport;
 import io.tollgate.llm.Headers;
 import io.tollgate.router.OutboundRequest;
@@ -44,7 +46,7 @@ final class RestTransport implements Transport<ClientHttpResponse> {
     closeParked();
     sent = true;
     ClientHttpResponse response;
-    try {
+    try (Tenants.Scope gated = AttachedAgent.sendingGatedCall()) { // an attached agent lets it pass
       response = plan == outbound ? execution.execute(original, body)
           : execution.execute(new PlannedHttpRequest(plan, original.getAttributes()), plan.body());
     } catch (IOException | RuntimeException | Error e) {

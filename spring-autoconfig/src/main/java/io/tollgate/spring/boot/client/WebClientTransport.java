@@ -1,6 +1,8 @@
 package io.tollgate.spring.boot.client;
 
 import io.tollgate.gate.AsyncTransport;
+import io.tollgate.gate.AttachedAgent;
+import io.tollgate.gate.Tenants;
 import io.tollgate.llm.Headers;
 import io.tollgate.router.OutboundRequest;
 import java.util.concurrent.CompletableFuture;
@@ -47,13 +49,17 @@ final class WebClientTransport implements AsyncTransport<ClientResponse> {
     synchronized (this) {
       sent = true;
     }
-    try {
-      exchange = next.exchange(request);
-    } catch (RuntimeException | Error e) {
-      failed(e);
-      throw e;
+    // gated here: an attached agent lets it pass. The exchange is subscribed inside the mark, and
+    // a connector on a client the agent instruments (the JDK's) sends as it is subscribed.
+    try (Tenants.Scope gated = AttachedAgent.sendingGatedCall()) {
+      try {
+        exchange = next.exchange(request);
+      } catch (RuntimeException | Error e) {
+        failed(e);
+        throw e;
+      }
+      return exchange.doOnNext(this::answered).doOnError(this::failed).toFuture();
     }
-    return exchange.doOnNext(this::answered).doOnError(this::failed).toFuture();
   }
 
   /** The app's own request, its body the bytes captured once. */

@@ -1,38 +1,49 @@
 package io.tollgate.spring.boot.app;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.client.reactive.JdkClientHttpConnector;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * The app of {@code AgentAttachedIT}, run in a JVM of its own with the Tollgate agent attached:
- * calls three providers through the builders Boot hands out and prints each call's status, one
- * line per client ({@code jdk=200,200,429}). Arguments: the base URLs of the providers
- * {@code openai} (known to the agent too), {@code plain} and {@code reactive}.
+ * calls providers through the clients Boot hands out and through a JDK {@code HttpClient} of its
+ * own, and prints each client's statuses, one line per client ({@code jdk=200,200,429}).
+ * Arguments: the base URLs of the providers {@code openai} (known to the agent too), {@code plain}
+ * and {@code reactive}.
  */
 @EnableAutoConfiguration
 public class AgentAttachedApp {
 
   private static final String BODY = "{\"model\":\"gpt-4o\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
     String openai = args[0];
     String plain = args[1];
     String reactive = args[2];
-    // Boot's RestClient.Builder on the JDK HttpClient (the agent limits it), its WebClient.Builder on
-    // Reactor Netty (the agent does not).
+    // Boot's RestClient.Builder on the JDK HttpClient, its WebClient.Builder on Reactor Netty: the
+    // starter gates both; the agent lets the starter's attempts pass
     try (ConfigurableApplicationContext context = start("jdk", openai, plain, reactive)) {
-      System.out.println("jdk=" + restCalls(context, openai, 4));
-      System.out.println("reactor=" + webCalls(context, reactive, 3));
+      System.out.println("jdk=" + restCalls(context, openai, 3));
+      System.out.println("reactor=" + webCalls(context.getBean(WebClient.Builder.class), reactive, 3));
     }
-    // Boot's RestClient.Builder on HttpURLConnection (the agent does not limit it).
+    // the app's own JDK HttpClient: the agent's alone
+    System.out.println("raw=" + rawCalls(openai, 2));
+    // Boot's RestClient.Builder on HttpURLConnection, and a WebClient from Boot's builder given a
+    // JDK connector of the app's own: the starter's, whatever the transport
     try (ConfigurableApplicationContext context = start("simple", openai, plain, reactive)) {
       System.out.println("simple=" + restCalls(context, plain, 3));
+      System.out.println("webjdk=" + webCalls(context.getBean(WebClient.Builder.class)
+          .clientConnector(new JdkClientHttpConnector()), openai, 3));
     }
   }
 
@@ -61,8 +72,8 @@ public class AgentAttachedApp {
     return String.join(",", statuses);
   }
 
-  private static String webCalls(ConfigurableApplicationContext context, String baseUrl, int calls) {
-    WebClient client = context.getBean(WebClient.Builder.class).baseUrl(baseUrl).build();
+  private static String webCalls(WebClient.Builder builder, String baseUrl, int calls) {
+    WebClient client = builder.baseUrl(baseUrl).build();
     List<String> statuses = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
       Integer status = client.post().uri("/v1/chat/completions")
@@ -70,6 +81,18 @@ public class AgentAttachedApp {
           .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value()))
           .block();
       statuses.add(String.valueOf(status));
+    }
+    return String.join(",", statuses);
+  }
+
+  private static String rawCalls(String baseUrl, int calls) throws Exception {
+    HttpClient client = HttpClient.newHttpClient();
+    List<String> statuses = new ArrayList<>();
+    for (int i = 0; i < calls; i++) {
+      HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/chat/completions"))
+          .header("Authorization", "Bearer sk-app").header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(BODY)).build(), HttpResponse.BodyHandlers.ofString());
+      statuses.add(String.valueOf(response.statusCode()));
     }
     return String.join(",", statuses);
   }
