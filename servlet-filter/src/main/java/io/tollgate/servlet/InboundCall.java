@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>What is settled: the usage the response reports (or the protocol's estimate of an LLM
  * response that reports none); else nothing for a failed request (an exception, a timeout, a
- * status of 400 or more: the request stays counted, its tokens are refunded); else the estimate.
+ * status of 400 or more: the request stays counted, its tokens are refunded), nor for a request
+ * without a body (a page, a GET of the app's API: it asked nothing of an LLM itself, and the calls
+ * it made are charged to the tenant's outbound bucket); else the estimate.
  */
 final class InboundCall implements AsyncListener {
 
@@ -37,13 +39,15 @@ final class InboundCall implements AsyncListener {
   private final HttpServletResponse response;
   /** False when the tenant has no token limit: nothing to learn from the body. */
   private final boolean observe;
+  /** A GET, a HEAD or an empty body: answered without usage, it costs no tokens. */
+  private final boolean bodiless;
   private final InboundTrace trace;
   private final AtomicBoolean settled = new AtomicBoolean();
   /** Made at the first byte, when the response's content type is known; guarded by this. */
   private UsageTap tap;
 
   InboundCall(RateLimiter limiter, Reservation reservation, LlmProtocol protocol, LlmRequest request,
-      HttpServletResponse response, boolean observe, InboundTrace trace) {
+      HttpServletResponse response, boolean observe, boolean bodiless, InboundTrace trace) {
     this.trace = trace;
     this.limiter = limiter;
     this.reservation = reservation;
@@ -51,6 +55,7 @@ final class InboundCall implements AsyncListener {
     this.request = request;
     this.response = response;
     this.observe = observe;
+    this.bodiless = bodiless;
   }
 
   /** Bytes of the response body, just written by the app. */
@@ -112,7 +117,7 @@ final class InboundCall implements AsyncListener {
         usage = tap.result();
       }
     }
-    long tokens = tokensToSettle(usage, response.getStatus(), failure != null, reservation.tokens());
+    long tokens = tokensToSettle(usage, response.getStatus(), failure != null, bodiless, reservation.tokens());
     try {
       limiter.settle(reservation, tokens);
     } catch (RuntimeException e) {
@@ -123,11 +128,11 @@ final class InboundCall implements AsyncListener {
   }
 
   /** The rule of the class comment. */
-  static long tokensToSettle(Usage usage, int status, boolean failed, long estimate) {
+  static long tokensToSettle(Usage usage, int status, boolean failed, boolean bodiless, long estimate) {
     if (usage.known()) {
       return usage.totalTokens();
     }
-    if (failed || status >= 400) {
+    if (failed || status >= 400 || bodiless) {
       return 0;
     }
     return estimate;

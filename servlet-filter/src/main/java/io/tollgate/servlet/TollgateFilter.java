@@ -229,8 +229,10 @@ public final class TollgateFilter implements Filter {
       return;
     }
 
+    boolean bodiless = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
+        || request.getContentLengthLong() == 0;
     InboundCall call = new InboundCall(run.limiter, decision.reservation().orElseThrow(), run.protocol,
-        llmRequest, response, countsTokens, trace);
+        llmRequest, response, countsTokens, bodiless, trace);
     List<Headers.Field> headers = run.mode == Mode.ENFORCE
         ? Answers.limitHeaders(run.protocol, decision, tokens)
         : List.of(); // shadow: the client sees what it would see without Tollgate

@@ -306,6 +306,19 @@ abstract class FilterContract {
   }
 
   @Test
+  void aRequestWithoutABodyAnsweredWithoutUsageCountsItsRequestButNoTokens() {
+    // a page or an API read under a filter mapped to the whole app: reserved, then given back
+    HttpResponse<String> page = Http.send(HttpRequest.newBuilder(container.uri("/echo/page"))
+        .header("X-Tenant-Id", "acme").GET());
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(remainingTokens(page)).isEqualTo(DAILY_TOKENS - UNREAD_ESTIMATE);
+    HttpResponse<String> next = chat("acme");
+    assertThat(remainingTokens(next)).isEqualTo(DAILY_TOKENS - ESTIMATE);
+    assertThat(remainingRequests(next)).isEqualTo(98);
+  }
+
+  @Test
   void aFailedRequestRefundsItsTokensButCountsItsRequest() {
     HttpResponse<String> thrown = Http.send(Http.json(container.uri("/fail/v1/chat/completions"), CHAT_BODY)
         .header("X-Tenant-Id", "acme"));
