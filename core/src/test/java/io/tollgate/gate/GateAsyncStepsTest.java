@@ -9,14 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.Charge;
-import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.ForwardingRateLimiter;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.RedisClients;
 import io.tollgate.limiter.RedisRateLimiter;
-import io.tollgate.limiter.Reservation;
-import io.tollgate.limiter.Settlement;
 import io.tollgate.limiter.Subject;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
@@ -135,60 +133,24 @@ class GateAsyncStepsTest {
   }
 
   /** Redis's limiter, noting the thread of each reserve and release. */
-  private static final class ThreadRecordingLimiter implements RateLimiter {
+  private static final class ThreadRecordingLimiter extends ForwardingRateLimiter {
     final List<String> reserved = new CopyOnWriteArrayList<>();
     final List<String> released = new CopyOnWriteArrayList<>();
-    private final RateLimiter redis;
 
     ThreadRecordingLimiter(RateLimiter redis) {
-      this.redis = redis;
-    }
-
-    @Override
-    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
-      return redis.reserve(subject, limits, requests, tokens);
+      super(redis);
     }
 
     @Override
     public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
       reserved.add(Thread.currentThread().getName());
-      return redis.reserveAll(charges, requests, tokens);
+      return delegate().reserveAll(charges, requests, tokens);
     }
 
     @Override
     public void releaseAll(JointDecision decision) {
       released.add(Thread.currentThread().getName());
-      redis.releaseAll(decision);
-    }
-
-    @Override
-    public boolean settle(Reservation reservation, long actualTokens) {
-      return redis.settle(reservation, actualTokens);
-    }
-
-    @Override
-    public void settleLater(Reservation reservation, long actualTokens) {
-      redis.settleLater(reservation, actualTokens);
-    }
-
-    @Override
-    public int settleEach(List<Settlement> settlements) {
-      return redis.settleEach(settlements);
-    }
-
-    @Override
-    public boolean awaitSettled(Duration timeout) {
-      return redis.awaitSettled(timeout);
-    }
-
-    @Override
-    public boolean release(Reservation reservation) {
-      return redis.release(reservation);
-    }
-
-    @Override
-    public void close() {
-      redis.close();
+      delegate().releaseAll(decision);
     }
   }
 }

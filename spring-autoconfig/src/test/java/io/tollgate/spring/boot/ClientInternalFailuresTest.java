@@ -6,12 +6,9 @@ import io.tollgate.config.Limiters;
 import io.tollgate.config.RedisConnection;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.Charge;
-import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.ForwardingRateLimiter;
 import io.tollgate.limiter.JointDecision;
-import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.Reservation;
-import io.tollgate.limiter.Subject;
 import io.tollgate.spring.boot.app.TestApp;
 import io.tollgate.spring.boot.client.InternalFailures;
 import io.tollgate.testkit.llm.Fault;
@@ -214,13 +211,12 @@ class ClientInternalFailuresTest {
   }
 
   /** An app's limiter bean: Redis's, whose reserves or releases the test makes fail. */
-  static final class BreakableLimiter implements RateLimiter {
+  static final class BreakableLimiter extends ForwardingRateLimiter {
     volatile boolean reservesFail;
     volatile boolean releasesFail;
-    private final RateLimiter redis;
 
     BreakableLimiter(RateLimiter redis) {
-      this.redis = redis;
+      super(redis);
     }
 
     @Override
@@ -228,7 +224,7 @@ class ClientInternalFailuresTest {
       if (reservesFail) {
         throw new LimiterDown();
       }
-      return redis.reserveAll(charges, requests, tokens);
+      return delegate().reserveAll(charges, requests, tokens);
     }
 
     @Override
@@ -236,32 +232,7 @@ class ClientInternalFailuresTest {
       if (releasesFail) {
         throw new ReleaseFailed();
       }
-      redis.releaseAll(decision);
-    }
-
-    @Override
-    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
-      return redis.reserve(subject, limits, requests, tokens);
-    }
-
-    @Override
-    public boolean settle(Reservation reservation, long actualTokens) {
-      return redis.settle(reservation, actualTokens);
-    }
-
-    @Override
-    public void settleLater(Reservation reservation, long actualTokens) {
-      redis.settleLater(reservation, actualTokens);
-    }
-
-    @Override
-    public boolean release(Reservation reservation) {
-      return redis.release(reservation);
-    }
-
-    @Override
-    public void close() {
-      redis.close();
+      delegate().releaseAll(decision);
     }
   }
 }

@@ -8,12 +8,10 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Gate;
 import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.Charge;
-import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.ForwardingRateLimiter;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.Reservation;
-import io.tollgate.limiter.Settlement;
 import io.tollgate.limiter.Subject;
 import io.tollgate.spring.boot.app.TestApp;
 import io.tollgate.testkit.llm.Fault;
@@ -166,60 +164,24 @@ class WebClientEventLoopBlockHoundTest {
   }
 
   /** The starter's Redis limiter, noting the thread of each call's reserve and release. */
-  static final class RecordingLimiter implements RateLimiter {
+  static final class RecordingLimiter extends ForwardingRateLimiter {
     final List<String> reserved = new CopyOnWriteArrayList<>();
     final List<String> released = new CopyOnWriteArrayList<>();
-    private final RateLimiter redis;
 
     RecordingLimiter(RateLimiter redis) {
-      this.redis = redis;
+      super(redis);
     }
 
     @Override
     public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
       reserved.add(Thread.currentThread().getName());
-      return redis.reserveAll(charges, requests, tokens);
+      return delegate().reserveAll(charges, requests, tokens);
     }
 
     @Override
     public void releaseAll(JointDecision decision) {
       released.add(Thread.currentThread().getName());
-      redis.releaseAll(decision);
-    }
-
-    @Override
-    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
-      return redis.reserve(subject, limits, requests, tokens);
-    }
-
-    @Override
-    public boolean settle(Reservation reservation, long actualTokens) {
-      return redis.settle(reservation, actualTokens);
-    }
-
-    @Override
-    public void settleLater(Reservation reservation, long actualTokens) {
-      redis.settleLater(reservation, actualTokens);
-    }
-
-    @Override
-    public int settleEach(List<Settlement> settlements) {
-      return redis.settleEach(settlements);
-    }
-
-    @Override
-    public boolean awaitSettled(Duration timeout) {
-      return redis.awaitSettled(timeout);
-    }
-
-    @Override
-    public boolean release(Reservation reservation) {
-      return redis.release(reservation);
-    }
-
-    @Override
-    public void close() {
-      redis.close();
+      delegate().releaseAll(decision);
     }
   }
 }

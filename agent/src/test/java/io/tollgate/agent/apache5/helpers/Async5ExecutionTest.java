@@ -12,6 +12,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.ForwardingRateLimiter;
 import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.Limits;
@@ -342,36 +343,24 @@ class Async5ExecutionTest {
   }
 
   /** An in-memory limiter noting the thread of each reserve and release of a call. */
-  private static final class ThreadRecordingLimiter implements RateLimiter {
+  private static final class ThreadRecordingLimiter extends ForwardingRateLimiter {
     final List<String> reserved = new CopyOnWriteArrayList<>();
     final List<String> released = new CopyOnWriteArrayList<>();
-    private final RateLimiter memory = InMemoryRateLimiter.create();
 
-    @Override
-    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
-      return memory.reserve(subject, limits, requests, tokens);
+    ThreadRecordingLimiter() {
+      super(InMemoryRateLimiter.create());
     }
 
     @Override
     public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
       reserved.add(Thread.currentThread().getName());
-      return memory.reserveAll(charges, requests, tokens);
+      return delegate().reserveAll(charges, requests, tokens);
     }
 
     @Override
     public void releaseAll(JointDecision decision) {
       released.add(Thread.currentThread().getName());
-      memory.releaseAll(decision);
-    }
-
-    @Override
-    public boolean settle(Reservation reservation, long actualTokens) {
-      return memory.settle(reservation, actualTokens);
-    }
-
-    @Override
-    public boolean release(Reservation reservation) {
-      return memory.release(reservation);
+      delegate().releaseAll(decision);
     }
   }
 
