@@ -3,9 +3,11 @@ package io.tollgate.testkit.redis.internal;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import redis.clients.jedis.HostAndPort;
@@ -78,12 +80,16 @@ public final class ClusterFormation {
         jedis.clusterAddSlots(IntStream.rangeClosed(first, last).toArray());
       }
     }
-    try (Jedis jedis = all.get(0).jedis()) {
-      for (RedisServer other : all.subList(1, all.size())) {
-        jedis.clusterMeet(RedisServer.HOST, other.port());
+    meetTheOthersNotKnown();
+    await("every node to know all " + all.size() + " nodes", () -> {
+      if (everyNodeKnowsEveryOther()) {
+        return true;
       }
-    }
-    await("every node to know all " + all.size() + " nodes", this::everyNodeKnowsEveryOther);
+      // Redis forgets a node whose handshake outlasts cluster-node-timeout (a loaded machine) and
+      // never tries again: meet it again, or the cluster never forms
+      meetTheOthersNotKnown();
+      return false;
+    });
     for (int i = 0; i < replicas.size(); i++) {
       try (Jedis jedis = replicas.get(i).jedis()) {
         jedis.clusterReplicate(ids.get(masters.get(i).hostAndPort()));
@@ -92,6 +98,20 @@ public final class ClusterFormation {
     await("cluster_state:ok with " + masters.size() + " masters and " + replicas.size()
         + " synced replicas on every node", this::isSteady);
     return Map.copyOf(ids);
+  }
+
+  /** The first node meets every other node it does not list yet, handshakes in progress included. */
+  private void meetTheOthersNotKnown() {
+    RedisServer first = all.get(0);
+    Set<HostAndPort> listed = new HashSet<>();
+    ClusterProbe.view(first).forEach(line -> listed.add(line.address()));
+    try (Jedis jedis = first.jedis()) {
+      for (RedisServer other : all.subList(1, all.size())) {
+        if (!listed.contains(other.hostAndPort())) {
+          jedis.clusterMeet(RedisServer.HOST, other.port());
+        }
+      }
+    }
   }
 
   private boolean everyNodeKnowsEveryOther() {
