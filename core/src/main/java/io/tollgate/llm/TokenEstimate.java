@@ -3,6 +3,10 @@ package io.tollgate.llm;
 /**
  * The tokens a request is expected to cost before it is sent: what is reserved.
  *
+ * <p>Every figure is clamped to 0..{@link #MAX_TOKENS}, so that no request field (a {@code
+ * max_tokens} of {@code Long.MAX_VALUE}, {@code n} times a huge cap) can overflow a sum or reach a
+ * limiter as a cost it cannot represent: such a call is one that never fits.
+ *
  * @param promptTokens the prompt (messages, system, tools) in tokens
  * @param outputTokens the output cap the request names (× {@code n} choices), else the default
  * @param basis how the figure was arrived at
@@ -10,12 +14,22 @@ package io.tollgate.llm;
  */
 public record TokenEstimate(long promptTokens, long outputTokens, EstimateBasis basis, String encoding) {
 
+  /**
+   * The most tokens any estimate or usage is taken to be. More than any limit can hold ({@code
+   * Limit} keeps capacity × window below 2^50), so a call costing it never fits a token limit; and
+   * a few such figures add up without overflow.
+   */
+  public static final long MAX_TOKENS = 1L << 50;
+
   public TokenEstimate {
-    if (promptTokens < 0 || outputTokens < 0) {
-      throw new IllegalArgumentException(
-          "token counts must be >= 0, was " + promptTokens + " and " + outputTokens);
-    }
+    promptTokens = clamp(promptTokens);
+    outputTokens = clamp(outputTokens);
     encoding = encoding == null ? "" : encoding;
+  }
+
+  /** {@code tokens} within 0..{@link #MAX_TOKENS}: a negative figure is 0, an absurd one the maximum. */
+  public static long clamp(long tokens) {
+    return Math.max(0, Math.min(tokens, MAX_TOKENS));
   }
 
   /**
@@ -23,13 +37,13 @@ public record TokenEstimate(long promptTokens, long outputTokens, EstimateBasis 
    * rounded up, as the prompt, basis {@link EstimateBasis#BODY_SIZE}.
    */
   public static TokenEstimate fromBodySize(long bodyBytes, long outputTokens) {
-    return new TokenEstimate((Math.max(0, bodyBytes) + 3) / 4, outputTokens,
+    return new TokenEstimate((clamp(bodyBytes) + 3) / 4, outputTokens,
         EstimateBasis.BODY_SIZE, "");
   }
 
-  /** Prompt plus output: the tokens to reserve. */
+  /** Prompt plus output, at most {@link #MAX_TOKENS}: the tokens to reserve. */
   public long totalTokens() {
-    return promptTokens + outputTokens;
+    return Math.min(promptTokens + outputTokens, MAX_TOKENS);
   }
 
   /** True when the body could not be read and the estimate is a guess from its size. */

@@ -30,12 +30,17 @@ public record Usage(
 
   private static final Usage UNKNOWN = new Usage(0, 0, 0, 0, UsageSource.UNKNOWN, Optional.empty());
 
+  /** Negative figures are refused; figures beyond {@link TokenEstimate#MAX_TOKENS} are clamped to it. */
   public Usage {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(model, "model");
     if (inputTokens < 0 || outputTokens < 0 || cacheReadTokens < 0 || cacheWriteTokens < 0) {
       throw new IllegalArgumentException("token counts must be >= 0");
     }
+    inputTokens = TokenEstimate.clamp(inputTokens);
+    outputTokens = TokenEstimate.clamp(outputTokens);
+    cacheReadTokens = TokenEstimate.clamp(cacheReadTokens);
+    cacheWriteTokens = TokenEstimate.clamp(cacheWriteTokens);
   }
 
   public static Usage reported(long input, long output, long cacheRead, long cacheWrite, Optional<String> model) {
@@ -54,9 +59,9 @@ public record Usage(
     return model.isEmpty() ? UNKNOWN : new Usage(0, 0, 0, 0, UsageSource.UNKNOWN, model);
   }
 
-  /** Input plus output: what a settle charges. */
+  /** Input plus output, at most {@link TokenEstimate#MAX_TOKENS}: what a settle charges. */
   public long totalTokens() {
-    return inputTokens + outputTokens;
+    return Math.min(inputTokens + outputTokens, TokenEstimate.MAX_TOKENS);
   }
 
   /** True unless the source is {@link UsageSource#UNKNOWN}. */

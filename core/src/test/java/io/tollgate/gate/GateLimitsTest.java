@@ -7,6 +7,7 @@ import static io.tollgate.gate.GateTestSupport.config;
 import static io.tollgate.gate.GateTestSupport.readBody;
 import static io.tollgate.gate.GateTestSupport.status;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -123,6 +124,44 @@ class GateLimitsTest {
       assertThat(response.headers().first("retry-after")).isEmpty();
       assertThat(body.at("/error/type").asText()).isEqualTo("tokens");
       assertThat(provider.requestCount()).isZero();
+    }
+  }
+
+  @Test
+  void aCallAskingForLongMaxTokensNeverFitsAndIsNotSent() throws Exception {
+    String hostile = "{\"model\":\"gpt-4o\",\"max_tokens\":9223372036854775807,"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"Say hello\"}]}";
+    try (Gate gate = gate("  on-limit: wait", "tokens-per-minute: 100000")) {
+      CallResult<HttpResponse<InputStream>> refused =
+          gate.call(chat(provider.baseUrl(), "sk-app", hostile), true, transport);
+
+      SyntheticResponse response = ((CallResult.Synthetic<HttpResponse<InputStream>>) refused).response();
+      JsonNode body = new ObjectMapper().readTree(response.body());
+      assertThat(response.status()).isEqualTo(429);
+      assertThat(response.headers().first("retry-after")).isEmpty();
+      assertThat(response.headers().first("retry-after-ms")).isEmpty();
+      assertThat(body.at("/error/type").asText()).isEqualTo("tokens");
+      assertThat(body.at("/error/message").asText()).isEqualTo("Request too large for gpt-4o on tokens per min (TPM):"
+          + " Requested 1125899906842624. The input or output tokens must be reduced in order to run"
+          + " successfully. (Tollgate)");
+      assertThat(provider.requestCount()).isZero();
+    }
+  }
+
+  @Test
+  void anAbsurdReportedUsageIsSettledClampedAsTheLargestDebt() throws Exception {
+    provider.script().next(1, Fault.malformedJson("{\"model\":\"gpt-4o\",\"choices\":[],"
+        + "\"usage\":{\"prompt_tokens\":9223372036854775807,\"completion_tokens\":20}}"));
+    try (Gate gate = gate("", "tokens-per-day: 100000")) {
+      call(gate);
+      assertThat(gate.awaitSettled(Duration.ofSeconds(30))).isTrue();
+
+      Limits limits = gate.config().provider("openai").orElseThrow().limits().toLimits();
+      Decision after = gate.limiter().reserve(Subject.of("provider", "openai"), limits, 0, 1);
+      assertThat(after.allowed()).isFalse();
+      assertThat(after.remainingTokens()).isZero();
+      // three days of debt (the cap), then 1 token at 100000 a day: 300001 × 0.864 s
+      assertThat(after.retryAfter().toMillis()).isCloseTo(259_200_864L, within(1_000L));
     }
   }
 

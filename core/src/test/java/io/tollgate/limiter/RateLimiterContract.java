@@ -179,6 +179,21 @@ abstract class RateLimiterContract {
   }
 
   @Test
+  void anAbsurdUsageIsChargedAsDebtCappedAtThreeWindows() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.tokens(1000, Duration.ofDays(1)));
+    Reservation reservation = limiter().reserve(tenant, limits, 500).reservation().orElseThrow();
+
+    limiter().settle(reservation, Long.MAX_VALUE);
+
+    Decision denied = limiter().reserve(tenant, limits, 100);
+    assertThat(denied.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(denied.remainingTokens()).isZero();
+    // from -3000 (three windows of debt) to +100 at 1000 per day: 3100 × 86.4 s
+    assertThat(denied.retryAfter().toMillis()).isCloseTo(267_840_000L, within(1_000L));
+  }
+
+  @Test
   void aRefundNeverExceedsCapacity() {
     Subject tenant = freshSubject();
     Limits limits = Limits.of(Limit.requests(10, YEAR), Limit.tokens(1000, YEAR));

@@ -408,6 +408,66 @@ class RequestEstimateTest {
     }
   }
 
+  /** Figures a hostile or broken client may send: clamped to 2^50 tokens, never overflowed. */
+  @Nested
+  class HostileFigures {
+
+    private static final long MAX = 1_125_899_906_842_624L; // 2^50, TokenEstimate.MAX_TOKENS
+
+    private LlmRequest chat(String settings) {
+      return openAi.readRequest("/v1/chat/completions", utf8("{\"model\":\"gpt-4o\"," + settings
+          + ",\"messages\":[{\"role\":\"user\",\"content\":\"hello world\"}]}"), DEFAULT_MAX_OUTPUT);
+    }
+
+    @Test
+    void aMaxTokensOfLongMaxIsClampedAndTheTotalDoesNotOverflow() {
+      LlmRequest request = chat("\"max_tokens\":9223372036854775807");
+
+      // 3 + user 1 + "hello world" 2 + priming 3
+      assertThat(request.estimate()).isEqualTo(new TokenEstimate(9, MAX, EstimateBasis.TOKENIZER, "o200k_base"));
+      assertThat(request.estimate().totalTokens()).isEqualTo(MAX);
+    }
+
+    @Test
+    void nTimesAHugeCapIsClampedRatherThanWrappedRound() {
+      // 2^62 × 4 wraps to 0 in a long; Long.MAX_VALUE × 2 to -2
+      LlmRequest wrapsToZero = chat("\"max_completion_tokens\":4611686018427387904,\"n\":4");
+      LlmRequest wrapsNegative = chat("\"max_tokens\":9223372036854775807,\"n\":2");
+
+      assertThat(wrapsToZero.estimate()).isEqualTo(new TokenEstimate(9, MAX, EstimateBasis.TOKENIZER, "o200k_base"));
+      assertThat(wrapsNegative.estimate()).isEqualTo(new TokenEstimate(9, MAX, EstimateBasis.TOKENIZER, "o200k_base"));
+    }
+
+    @Test
+    void aCapBeyondALongIsTheMaximumAndANegativeOneIsIgnored() {
+      LlmRequest beyond = chat("\"max_tokens\":99999999999999999999999");
+      LlmRequest negative = chat("\"max_tokens\":-9223372036854775808");
+
+      assertThat(beyond.maxOutputTokens()).isEqualTo(OptionalLong.of(MAX));
+      assertThat(beyond.estimate().outputTokens()).isEqualTo(MAX);
+      assertThat(negative.maxOutputTokens()).isEmpty();
+      assertThat(negative.estimate().outputTokens()).isEqualTo(DEFAULT_MAX_OUTPUT);
+    }
+
+    @Test
+    void anEstimateClampsEveryFigureToZeroUpToTheMaximum() {
+      TokenEstimate estimate = new TokenEstimate(-5, Long.MAX_VALUE, EstimateBasis.NONE, "");
+
+      assertThat(estimate.promptTokens()).isZero();
+      assertThat(estimate.outputTokens()).isEqualTo(MAX);
+      assertThat(new TokenEstimate(Long.MAX_VALUE, Long.MAX_VALUE, EstimateBasis.NONE, "").totalTokens())
+          .isEqualTo(MAX);
+    }
+
+    @Test
+    void aDeclaredLengthOfLongMaxIsClamped() {
+      LlmRequest unseen = openAi.readRequest("/v1/chat/completions", new byte[0], DEFAULT_MAX_OUTPUT);
+
+      assertThat(unseen.withPromptBySize(Long.MAX_VALUE).estimate())
+          .isEqualTo(new TokenEstimate(MAX / 4, 1024, EstimateBasis.BODY_SIZE, ""));
+    }
+  }
+
   @Nested
   class EnormousBodies {
 

@@ -105,6 +105,27 @@ class UsageFromResponsesTest {
     }
 
     @Test
+    void absurdReportedFiguresAreClampedNotOverflowed() {
+      // 2^50, TokenEstimate.MAX_TOKENS: each figure at most that, and so is their total
+      long max = 1_125_899_906_842_624L;
+      byte[] openAiBody = utf8("""
+          {"model":"gpt-4o","usage":{"prompt_tokens":9223372036854775807,
+           "completion_tokens":99999999999999999999999}}""");
+      byte[] anthropicBody = utf8("""
+          {"model":"claude-haiku-4-5","usage":{"input_tokens":9223372036854775807,
+           "cache_creation_input_tokens":9223372036854775807,"cache_read_input_tokens":9223372036854775807,
+           "output_tokens":-7}}""");
+
+      Usage openAiUsage = whole(openAi.newUsageTap("application/json", false), openAiBody);
+      Usage anthropicUsage = whole(anthropic.newUsageTap("application/json", false), anthropicBody);
+
+      assertThat(openAiUsage).isEqualTo(reported(max, max, 0, 0, "gpt-4o"));
+      assertThat(openAiUsage.totalTokens()).isEqualTo(max);
+      assertThat(anthropicUsage).isEqualTo(reported(max, 0, max, max, "claude-haiku-4-5"));
+      assertThat(anthropicUsage.totalTokens()).isEqualTo(max);
+    }
+
+    @Test
     void anErrorBodyHasNoUsage() {
       assertThat(json(openAi, "responses/openai-error-rate-limit.json")).isEqualTo(Usage.unknown());
       assertThat(whole(anthropic.newUsageTap("application/json", false),

@@ -485,6 +485,20 @@ abstract class FilterContract {
         + " Requested 59. The input or output tokens must be reduced in order to run successfully. (Tollgate)");
   }
 
+  @Test
+  void aRequestAskingForLongMaxTokensNeverFitsAndTheAppIsNotCalled() throws Exception {
+    HttpResponse<String> refused = chat("acme", "{\"model\":\"gpt-4o\",\"max_tokens\":9223372036854775807,"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"Say hello\"}]}");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(header(refused, "retry-after")).isNull();
+    assertThat(header(refused, "x-test-decision")).isNull(); // set by the app's servlet
+    assertThat(json(refused.body()).at("/error/message").asText()).isEqualTo("Request too large on tokens per day (TPD):"
+        + " Requested 1125899906842624. The input or output tokens must be reduced in order to run successfully."
+        + " (Tollgate)");
+    assertThat(remainingRequests(chat("acme"))).isEqualTo(99); // the refusal charged nothing
+  }
+
   // ---- tenants -----------------------------------------------------------------------------
 
   @Test

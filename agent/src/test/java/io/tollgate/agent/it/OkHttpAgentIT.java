@@ -175,6 +175,39 @@ class OkHttpAgentIT {
   }
 
   @org.junit.jupiter.api.Test
+  void aCallAskingForLongMaxTokensGetsA429AndIsNeverSent() throws Exception {
+    Path config = write("tollgate.yaml", """
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+              limits:
+                tokens-per-minute: 100000
+        """.formatted(redis.uri(), primary.baseUrl()));
+    String hostile = "{\"model\":\"gpt-4o\",\"max_tokens\":9223372036854775807,"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"Say hello to the agent\"}]}";
+
+    Run run = ForkedApp.okhttp("5", dir.resolve("app"))
+        .withAgent("config=" + config)
+        .calls(1, "sync", primary.baseUrl() + "/v1/chat/completions", hostile)
+        .run();
+
+    assertThat(run.completed()).as(run.toString()).isTrue();
+    AppCall refused = run.calls().get(0);
+    assertThat(refused.status()).isEqualTo(429);
+    assertThat(refused.retryAfter()).isEqualTo("-");
+    assertThat(JSON.readTree(refused.body()).at("/error/message").asText()).isEqualTo("Request too large for"
+        + " gpt-4o on tokens per min (TPM): Requested 1125899906842624. The input or output tokens must be"
+        + " reduced in order to run successfully. (Tollgate)");
+    assertThat(run.tollgateLines()).noneMatch(line -> line.contains("internal failure"));
+    assertThat(primary.requestCount()).isZero();
+  }
+
+  @org.junit.jupiter.api.Test
   void waitsForRoomOnlyOnTheThreadThatCalledExecute() throws Exception {
     Path config = write("tollgate.yaml", """
         tollgate:

@@ -57,6 +57,11 @@ public final class LimiterStep {
       long window = limit.windowTicks();
       long tick = limit.tickMicros();
       long delta = limit.dimension() == Dimension.REQUESTS ? deltaRequests : deltaTokens;
+      if (!reserve) {
+        // A charge beyond the debt cap changes nothing more, and capped, delta × window cannot
+        // overflow (the script's doubles saturate at the cap the same way).
+        delta = Math.min(delta, (FULL_DEBT_WINDOWS + 1) * capacity);
+      }
       deltas[i] = delta;
       long nowTick = Math.floorDiv(now, tick);
       long intoTick = now - nowTick * tick;

@@ -123,7 +123,8 @@ final class RequestReader {
   private long outputEstimate() {
     return switch (endpoint) {
       case EMBEDDINGS, COUNT_TOKENS, OTHER -> 0;
-      case CHAT_COMPLETIONS, COMPLETIONS -> capOrDefault() * choices;
+      // clamped before multiplying: n × a huge cap must not wrap round to a small figure
+      case CHAT_COMPLETIONS, COMPLETIONS -> TokenEstimate.clamp(capOrDefault()) * choices;
       default -> capOrDefault();
     };
   }
@@ -163,14 +164,17 @@ final class RequestReader {
     }
   }
 
-  /** A non-negative integer, else -1 (absent, null, negative, fractional or out of range). */
+  /**
+   * A non-negative integer, else -1 (absent, null, negative or fractional); one beyond a long is
+   * {@link TokenEstimate#MAX_TOKENS}, as absurd as {@code Long.MAX_VALUE}.
+   */
   private static long count(JsonParser p, JsonToken value) throws IOException {
     if (value != JsonToken.VALUE_NUMBER_INT) {
       p.skipChildren();
       return -1;
     }
-    if (p.getNumberType() != JsonParser.NumberType.INT && p.getNumberType() != JsonParser.NumberType.LONG) {
-      return -1;
+    if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+      return p.getBigIntegerValue().signum() < 0 ? -1 : TokenEstimate.MAX_TOKENS;
     }
     long v = p.getLongValue();
     return v < 0 ? -1 : v;

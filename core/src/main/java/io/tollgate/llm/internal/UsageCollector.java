@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import io.tollgate.llm.TokenCounter;
+import io.tollgate.llm.TokenEstimate;
 import io.tollgate.llm.Usage;
 import java.io.IOException;
 import java.util.Arrays;
@@ -237,13 +238,17 @@ final class UsageCollector implements IncrementalJson.Handler {
       usage = details;
     }
     int where = usageLocation(usage);
-    if (where == 0 || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+    if (where == 0) {
       return;
     }
-    long value = p.getLongValue();
+    // beyond a long is as absurd as Long.MAX_VALUE; clamped, a few figures add up without overflow
+    long value = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+        ? (p.getBigIntegerValue().signum() < 0 ? -1 : TokenEstimate.MAX_TOKENS)
+        : p.getLongValue();
     if (value < 0) {
       return;
     }
+    value = TokenEstimate.clamp(value);
     if (where == 1) {
       docFinal[field] = value;
       docSawFinal = true;
