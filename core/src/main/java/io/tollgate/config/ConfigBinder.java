@@ -69,6 +69,7 @@ final class ConfigBinder {
     s.bind("local-share", Values::decimal, b::localShare);
     s.bind("pool-size", Values::intNumber, b::poolSize);
     s.bind("reservation-ttl", Durations::parse, b::reservationTtl);
+    s.bind("verify-host", Values::bool, b::verifyHost);
     s.finish();
     return s.isPresent() ? s.build(b::build) : null;
   }

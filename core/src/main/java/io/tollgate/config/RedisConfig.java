@@ -24,6 +24,7 @@ public final class RedisConfig {
   public static final double DEFAULT_LOCAL_SHARE = ResilientRateLimiter.DEFAULT_LOCAL_SHARE;
   public static final int DEFAULT_POOL_SIZE = RedisClients.DEFAULT_POOL_SIZE;
   public static final Duration DEFAULT_RESERVATION_TTL = InMemoryRateLimiter.DEFAULT_RESERVATION_TTL;
+  public static final boolean DEFAULT_VERIFY_HOST = true;
 
   private static final Set<String> SCHEMES = Set.of("redis", "rediss");
   private static final String EXPECTED_URL =
@@ -37,6 +38,7 @@ public final class RedisConfig {
   private final double localShare;
   private final int poolSize;
   private final Duration reservationTtl;
+  private final boolean verifyHost;
 
   private RedisConfig(Builder builder) {
     this.url = builder.url;
@@ -47,6 +49,7 @@ public final class RedisConfig {
     this.localShare = builder.localShare;
     this.poolSize = builder.poolSize;
     this.reservationTtl = builder.reservationTtl;
+    this.verifyHost = builder.verifyHost;
   }
 
   public static Builder builder() {
@@ -129,6 +132,16 @@ public final class RedisConfig {
     return reservationTtl;
   }
 
+  /**
+   * {@code verify-host}: over TLS, whether the server's certificate must name the host Tollgate
+   * connects to (the url's host, each Cluster node's); default true. {@code false} accepts any
+   * certificate the JVM trusts, whatever host it was issued for, which lets anyone holding such a
+   * certificate stand in for Redis: for testing only.
+   */
+  public boolean verifyHost() {
+    return verifyHost;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof RedisConfig other
@@ -139,12 +152,14 @@ public final class RedisConfig {
         && onFailure == other.onFailure
         && Double.compare(localShare, other.localShare) == 0
         && poolSize == other.poolSize
-        && reservationTtl.equals(other.reservationTtl);
+        && reservationTtl.equals(other.reservationTtl)
+        && verifyHost == other.verifyHost;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, cluster, login, timeout, onFailure, localShare, poolSize, reservationTtl);
+    return Objects.hash(url, cluster, login, timeout, onFailure, localShare, poolSize, reservationTtl,
+        verifyHost);
   }
 
   @Override
@@ -154,7 +169,9 @@ public final class RedisConfig {
         + ", on-failure=" + Values.name(onFailure)
         + ", local-share=" + localShare
         + ", pool-size=" + poolSize
-        + ", reservation-ttl=" + Durations.format(reservationTtl) + "}";
+        + ", reservation-ttl=" + Durations.format(reservationTtl)
+        // shown only when off: the unsafe setting should stand out in a log
+        + (verifyHost ? "" : ", verify-host=false") + "}";
   }
 
   private List<String> shownCluster() {
@@ -171,6 +188,7 @@ public final class RedisConfig {
     private double localShare = DEFAULT_LOCAL_SHARE;
     private int poolSize = DEFAULT_POOL_SIZE;
     private Duration reservationTtl = DEFAULT_RESERVATION_TTL;
+    private boolean verifyHost = DEFAULT_VERIFY_HOST;
 
     private Builder() {}
 
@@ -232,6 +250,11 @@ public final class RedisConfig {
     public Builder reservationTtl(Duration reservationTtl) {
       Durations.requirePositive("reservation-ttl", reservationTtl);
       this.reservationTtl = reservationTtl;
+      return this;
+    }
+
+    public Builder verifyHost(boolean verifyHost) {
+      this.verifyHost = verifyHost;
       return this;
     }
 

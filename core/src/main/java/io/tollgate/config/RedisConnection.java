@@ -73,9 +73,10 @@ public final class RedisConnection implements AutoCloseable {
               .map(node -> new HostAndPort(node.host(), node.port()))
               .collect(Collectors.toList()),
           config.timeout(), config.poolSize(), config.user().orElse(null),
-          config.password().map(Secret::reveal).orElse(null), config.tls());
+          config.password().map(Secret::reveal).orElse(null), config.tls(), config.verifyHost());
     }
-    return RedisClients.standalone(config.url().orElseThrow(), config.timeout(), config.poolSize());
+    return RedisClients.standalone(config.url().orElseThrow(), config.timeout(), config.poolSize(),
+        config.verifyHost());
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import javax.net.ssl.SSLParameters;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -34,8 +35,19 @@ public final class RedisClients {
 
   private RedisClients() {}
 
-  /** {@code redis://[user:password@]host:port[/db]}, or {@code rediss://} for TLS. */
+  /**
+   * {@code redis://[user:password@]host:port[/db]}, or {@code rediss://} for TLS, checking that
+   * the certificate names the url's host.
+   */
   public static UnifiedJedis standalone(URI url, Duration timeout, int poolSize) {
+    return standalone(url, timeout, poolSize, true);
+  }
+
+  /**
+   * As {@link #standalone(URI, Duration, int)}; over TLS the certificate must name the url's host
+   * when {@code verifyHost}, and may name any host otherwise (for testing only).
+   */
+  public static UnifiedJedis standalone(URI url, Duration timeout, int poolSize, boolean verifyHost) {
     if (!JedisURIHelper.isValid(url)) {
       throw new IllegalArgumentException("redis url must be redis://host:port or rediss://host:port,"
           + " was " + redacted(url));
@@ -45,6 +57,7 @@ public final class RedisClients {
         .password(JedisURIHelper.getPassword(url))
         .database(JedisURIHelper.getDBIndex(url))
         .ssl(JedisURIHelper.isRedisSSLScheme(url))
+        .sslParameters(tlsParameters(verifyHost))
         .build();
     return new PooledRedis(new HostAndPort(url.getHost(), url.getPort()), config, pool(poolSize));
   }
@@ -52,15 +65,27 @@ public final class RedisClients {
   /**
    * A Redis Cluster reached through any of {@code seeds}; the client learns the rest. It signs in
    * to every node as {@code user} (null: {@code default}) with {@code password} (null: none), over
-   * TLS when {@code ssl}, trusting what the JVM's trust store trusts.
+   * TLS when {@code ssl}, trusting what the JVM's trust store trusts and checking that each node's
+   * certificate names the host it is reached at.
    */
   public static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
       String user, String password, boolean ssl) {
+    return cluster(seeds, timeout, poolSize, user, password, ssl, true);
+  }
+
+  /**
+   * As {@link #cluster(Collection, Duration, int, String, String, boolean)}; over TLS a node's
+   * certificate must name its host when {@code verifyHost}, and may name any host otherwise (for
+   * testing only).
+   */
+  public static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
+      String user, String password, boolean ssl, boolean verifyHost) {
     if (seeds.isEmpty()) {
       throw new IllegalArgumentException("redis cluster needs at least one node");
     }
     Set<HostAndPort> nodes = new LinkedHashSet<>(seeds);
-    return new JedisCluster(nodes, config(timeout).user(user).password(password).ssl(ssl).build(),
+    return new JedisCluster(nodes, config(timeout).user(user).password(password).ssl(ssl)
+            .sslParameters(tlsParameters(verifyHost)).build(),
         CLUSTER_MAX_ATTEMPTS, timeout.multipliedBy(CLUSTER_MAX_ATTEMPTS), pool(poolSize));
   }
 
@@ -73,6 +98,17 @@ public final class RedisClients {
         .connectionTimeoutMillis(millis)
         .socketTimeoutMillis(millis)
         .clientName("tollgate");
+  }
+
+  /**
+   * Said either way rather than left to Jedis: Jedis 8 checks the host name when given no
+   * parameters, Jedis 6 and 7 (the lines Spring Boot picks) do not. Only the endpoint check is set;
+   * protocols and cipher suites stay the JVM's.
+   */
+  private static SSLParameters tlsParameters(boolean verifyHost) {
+    SSLParameters parameters = new SSLParameters();
+    parameters.setEndpointIdentificationAlgorithm(verifyHost ? "HTTPS" : null);
+    return parameters;
   }
 
   private static GenericObjectPoolConfig<Connection> pool(int size) {

@@ -58,6 +58,7 @@ final class TollgateConfigMapper {
         .localShare(p.getLocalShare())
         .poolSize(p.getPoolSize())
         .reservationTtl(p.getReservationTtl())
+        .verifyHost(p.isVerifyHost())
         .build();
   }
 

@@ -220,6 +220,9 @@ public class TollgateProperties {
     /** How long a reservation waits for its settle before it expires with its estimate charged. */
     private Duration reservationTtl = RedisConfig.DEFAULT_RESERVATION_TTL;
 
+    /** Over TLS (rediss://), whether the Redis certificate must name the host connected to. false accepts a certificate for any host the JVM trusts: unsafe, for testing only. */
+    private boolean verifyHost = RedisConfig.DEFAULT_VERIFY_HOST;
+
     public String getUrl() {
       return url;
     }
@@ -274,6 +277,14 @@ public class TollgateProperties {
 
     public void setReservationTtl(Duration reservationTtl) {
       this.reservationTtl = reservationTtl;
+    }
+
+    public boolean isVerifyHost() {
+      return verifyHost;
+    }
+
+    public void setVerifyHost(boolean verifyHost) {
+      this.verifyHost = verifyHost;
     }
   }
 

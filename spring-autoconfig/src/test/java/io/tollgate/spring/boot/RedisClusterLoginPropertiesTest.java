@@ -56,6 +56,18 @@ class RedisClusterLoginPropertiesTest {
   }
 
   @Test
+  void verifyHostFalseReachesTheRedisConfig() {
+    runner.withPropertyValues(seedProperties(PASSWORD))
+        .withPropertyValues("tollgate.redis.verify-host=false")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          RedisConfig redis = context.getBean(TollgateConfig.class).redis().orElseThrow();
+          assertThat(redis.verifyHost()).isFalse();
+          assertThat(redis.toString()).endsWith(", reservation-ttl=10m, verify-host=false}");
+        });
+  }
+
+  @Test
   void urlSeedsWithAPlaceholderPasswordLimitExactly() {
     runner.withPropertyValues(seedProperties("${redis-password}"))
         .withPropertyValues("redis-password=" + PASSWORD, "tollgate.redis.on-failure=fail-closed")
@@ -64,6 +76,7 @@ class RedisClusterLoginPropertiesTest {
           RedisConfig redis = context.getBean(TollgateConfig.class).redis().orElseThrow();
           assertThat(redis.cluster()).hasSize(6);
           assertThat(redis.tls()).isFalse();
+          assertThat(redis.verifyHost()).isTrue();
           assertThat(redis.password().orElseThrow().reveal()).isEqualTo(PASSWORD);
           assertThat(redis.toString()).doesNotContain(PASSWORD);
 

@@ -169,7 +169,7 @@ public final class RedisCluster implements AutoCloseable {
         .socketTimeoutMillis(2_000)
         .password(password);
     if (tls != null) {
-      config.ssl(true).sslSocketFactory(tls.socketFactory());
+      config.ssl(true).sslSocketFactory(tls.socketFactory()).sslParameters(tls.clientParameters());
     }
     return RedisClusterClient.builder()
         .nodes(seeds())

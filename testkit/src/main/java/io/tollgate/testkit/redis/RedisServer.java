@@ -320,7 +320,7 @@ public final class RedisServer implements AutoCloseable {
 
   private JedisClientConfig signedIn(DefaultJedisClientConfig.Builder config) {
     if (tls != null) {
-      config.ssl(true).sslSocketFactory(tls.socketFactory());
+      config.ssl(true).sslSocketFactory(tls.socketFactory()).sslParameters(tls.clientParameters());
     }
     return config.password(password).build();
   }

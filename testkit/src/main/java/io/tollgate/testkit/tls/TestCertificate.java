@@ -17,12 +17,14 @@ import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A self-signed certificate for {@code 127.0.0.1} and {@code localhost}, made at test time with the
- * JDK's own {@code keytool}, so that no key is ever checked in and no extra library is needed.
+ * A self-signed certificate for {@code 127.0.0.1} and {@code localhost} (or, from {@link
+ * #forDnsName(String)}, for another name only), made at test time with the JDK's own {@code
+ * keytool}, so that no key is ever checked in and no extra library is needed.
  *
  * <p>It comes in the three forms a TLS test needs: PEM files for a server that reads them ({@code
  * redis-server}'s {@code tls-cert-file}, {@code tls-key-file}, {@code tls-ca-cert-file}); an
@@ -46,13 +48,28 @@ public final class TestCertificate implements AutoCloseable {
     this.socketFactory = socketFactory;
   }
 
-  /** Generates a fresh key pair and certificate, valid for a week. */
+  /**
+   * Generates a fresh key pair and certificate for {@code 127.0.0.1} and {@code localhost}, valid
+   * for a week.
+   */
   public static TestCertificate generate() {
+    return generate("CN=127.0.0.1", "ip:127.0.0.1,dns:localhost");
+  }
+
+  /**
+   * As {@link #generate()}, but the certificate names {@code dnsName} only: a client that reaches
+   * the server at {@code 127.0.0.1} and checks the host name refuses it.
+   */
+  public static TestCertificate forDnsName(String dnsName) {
+    return generate("CN=" + dnsName, "dns:" + dnsName);
+  }
+
+  private static TestCertificate generate(String subject, String subjectAlternativeNames) {
     Path directory = ProcessReaper.createDirectory("tollgate-tls-");
     try {
       String password = Long.toHexString(new SecureRandom().nextLong());
       Path keyStore = directory.resolve("key.p12");
-      runKeytool(directory, password, keyStore);
+      runKeytool(directory, password, keyStore, subject, subjectAlternativeNames);
       KeyStore keys = KeyStore.getInstance("PKCS12");
       try (InputStream in = Files.newInputStream(keyStore)) {
         keys.load(in, password.toCharArray());
@@ -106,6 +123,18 @@ public final class TestCertificate implements AutoCloseable {
   }
 
   /**
+   * TLS parameters for the fixtures' own clients, which reach the server whatever host the
+   * certificate names ({@link #forDnsName(String)}): no host-name check, which {@link
+   * #socketFactory()} makes safe by trusting this one certificate. Jedis 8 checks the host name
+   * when given no parameters.
+   */
+  public SSLParameters clientParameters() {
+    SSLParameters parameters = new SSLParameters();
+    parameters.setEndpointIdentificationAlgorithm(null);
+    return parameters;
+  }
+
+  /**
    * The JVM options that make {@link #trustStore()} the trust store of a child JVM, whose default
    * {@code SSLContext} then trusts this certificate (and no public CA).
    */
@@ -126,15 +155,15 @@ public final class TestCertificate implements AutoCloseable {
     return "TestCertificate[" + certificateFile() + "]";
   }
 
-  private static void runKeytool(Path directory, String password, Path keyStore)
-      throws IOException {
+  private static void runKeytool(Path directory, String password, Path keyStore, String subject,
+      String subjectAlternativeNames) throws IOException {
     Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
     Path output = directory.resolve("keytool.txt");
     Process process = new ProcessBuilder(keytool.toString(), "-genkeypair",
         "-alias", ALIAS,
         "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=127.0.0.1",
-        "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+        "-dname", subject,
+        "-ext", "SAN=" + subjectAlternativeNames,
         // A CA as well: redis-server checks its peers (replicas, cluster bus) against this
         // certificate as tls-ca-cert-file.
         "-ext", "BC:c=ca:true",
