@@ -79,6 +79,7 @@ final class ConfigBinder {
     s.bindText("base-url", b::baseUrl);
     s.bind("api", text -> Values.oneOf(ProviderApi.class, text), b::api);
     s.bindText("api-key", b::apiKey);
+    s.bind("allow-insecure", Values::bool, b::allowInsecure);
     b.limits(limits(s.section("limits")));
     s.bindList("fallbacks", b::fallbacks);
     Map<String, String> modelMap = s.section("model-map").texts();

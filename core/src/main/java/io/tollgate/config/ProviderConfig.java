@@ -30,6 +30,7 @@ public final class ProviderConfig {
   private final URI baseUrl;
   private final ProviderApi api;
   private final Secret apiKey;
+  private final boolean allowInsecure;
   private final LimitsConfig limits;
   private final List<String> fallbacks;
   private final Map<String, String> modelMap;
@@ -39,6 +40,7 @@ public final class ProviderConfig {
     this.baseUrl = builder.baseUrl;
     this.api = builder.api;
     this.apiKey = builder.apiKey;
+    this.allowInsecure = builder.allowInsecure;
     this.limits = builder.limits;
     this.fallbacks = List.copyOf(builder.fallbacks);
     this.modelMap = Collections.unmodifiableMap(new LinkedHashMap<>(builder.modelMap));
@@ -79,6 +81,15 @@ public final class ProviderConfig {
     return Optional.ofNullable(apiKey);
   }
 
+  /**
+   * {@code allow-insecure}: whether a plain {@code http://} {@code base-url} to a host other than
+   * loopback may carry the {@link #apiKey()}; default false, so that the provider's own credential
+   * does not cross the network in clear text by accident.
+   */
+  public boolean allowInsecure() {
+    return allowInsecure;
+  }
+
   /** {@code limits}: the provider account's limits; {@link LimitsConfig#none()} when not set. */
   public LimitsConfig limits() {
     return limits;
@@ -107,6 +118,7 @@ public final class ProviderConfig {
         && baseUrl.equals(other.baseUrl)
         && api == other.api
         && Objects.equals(apiKey, other.apiKey)
+        && allowInsecure == other.allowInsecure
         && limits.equals(other.limits)
         && fallbacks.equals(other.fallbacks)
         && modelMap.equals(other.modelMap);
@@ -114,7 +126,7 @@ public final class ProviderConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, baseUrl, api, apiKey, limits, fallbacks, modelMap);
+    return Objects.hash(name, baseUrl, api, apiKey, allowInsecure, limits, fallbacks, modelMap);
   }
 
   @Override
@@ -122,6 +134,7 @@ public final class ProviderConfig {
     return "{base-url=" + Urls.redacted(baseUrl)
         + ", api=" + Values.name(api)
         + (apiKey != null ? ", api-key=" + Secret.MASK : "")
+        + (allowInsecure ? ", allow-insecure=true" : "")
         + (limits.isEmpty() ? "" : ", limits=" + limits)
         + (fallbacks.isEmpty() ? "" : ", fallbacks=" + fallbacks)
         + (modelMap.isEmpty() ? "" : ", model-map=" + modelMap) + "}";
@@ -133,6 +146,7 @@ public final class ProviderConfig {
     private URI baseUrl;
     private ProviderApi api = DEFAULT_API;
     private Secret apiKey;
+    private boolean allowInsecure;
     private LimitsConfig limits = LimitsConfig.none();
     private final List<String> fallbacks = new ArrayList<>();
     private final Map<String, String> modelMap = new LinkedHashMap<>();
@@ -162,6 +176,12 @@ public final class ProviderConfig {
     /** The key as text; an empty one means none, so that {@code ${KEY:}} makes the key optional. */
     public Builder apiKey(String apiKey) {
       this.apiKey = apiKey == null || apiKey.isEmpty() ? null : Secret.of(apiKey);
+      return this;
+    }
+
+    /** True lets an {@code http://} {@code base-url} beyond loopback carry the {@code api-key}. */
+    public Builder allowInsecure(boolean allowInsecure) {
+      this.allowInsecure = allowInsecure;
       return this;
     }
 
@@ -209,6 +229,12 @@ public final class ProviderConfig {
     public ProviderConfig build() {
       if (baseUrl == null) {
         throw new ConfigException("base-url", "is required");
+      }
+      // Only the provider's own key is at stake: the app's credential goes wherever the app sends it.
+      boolean clearText = "http".equalsIgnoreCase(baseUrl.getScheme()) && !Urls.isLoopback(baseUrl);
+      if (apiKey != null && clearText && !allowInsecure) {
+        throw new ConfigException("base-url", "must be https:// when the provider has an api-key (or set "
+            + TollgateConfig.ROOT + ".providers." + name + ".allow-insecure: true), was " + Urls.redacted(baseUrl));
       }
       return new ProviderConfig(this);
     }

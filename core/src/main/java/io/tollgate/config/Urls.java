@@ -1,12 +1,18 @@
 package io.tollgate.config;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Parsing of the URLs the configuration holds, with the password of {@code user:password@} kept out of every message. */
 final class Urls {
+
+  private static final Pattern IPV4 = Pattern.compile("(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})");
 
   private Urls() {}
 
@@ -27,6 +33,36 @@ final class Urls {
       throw new ConfigException(key, "must be " + expected + ", was " + ConfigException.shown(redacted(text)));
     }
     return uri;
+  }
+
+  /**
+   * Whether {@code url}'s host is this machine as written: {@code localhost}, an IPv4 literal in
+   * 127.0.0.0/8, or {@code [::1]}. Names are not resolved: configuration loading does no DNS, and
+   * what a name resolves to may change after it is loaded.
+   */
+  static boolean isLoopback(URI url) {
+    String host = url.getHost().toLowerCase(Locale.ROOT);
+    if (host.equals("localhost")) {
+      return true;
+    }
+    if (host.startsWith("[") && host.endsWith("]")) {
+      try {
+        // a literal (brackets, hex and colons only), so no name is looked up
+        return InetAddress.getByName(host).isLoopbackAddress();
+      } catch (UnknownHostException e) {
+        return false;
+      }
+    }
+    Matcher v4 = IPV4.matcher(host);
+    if (!v4.matches() || !v4.group(1).equals("127")) {
+      return false;
+    }
+    for (int i = 2; i <= 4; i++) {
+      if (Integer.parseInt(v4.group(i)) > 255) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

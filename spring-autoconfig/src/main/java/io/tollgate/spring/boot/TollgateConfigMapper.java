@@ -73,7 +73,7 @@ final class TollgateConfigMapper {
     if (p.getBaseUrl() != null) {
       b.baseUrl(p.getBaseUrl());
     }
-    b.api(p.getApi()).apiKey(p.getApiKey());
+    b.api(p.getApi()).apiKey(p.getApiKey()).allowInsecure(p.isAllowInsecure());
     b.limits(under("limits", () -> limits(p.getLimits())));
     b.fallbacks(p.getFallbacks());
     b.modelMap(p.getModelMap());

@@ -300,6 +300,9 @@ public class TollgateProperties {
     /** Sent only when Tollgate itself routes a call to this provider (as a fallback); never logged. */
     private String apiKey;
 
+    /** Lets a plain http base-url to a host other than loopback carry the api-key (refused by default). */
+    private boolean allowInsecure;
+
     /** The provider account's limits. */
     private Limits limits = new Limits();
 
@@ -331,6 +334,14 @@ public class TollgateProperties {
 
     public void setApiKey(String apiKey) {
       this.apiKey = apiKey;
+    }
+
+    public boolean isAllowInsecure() {
+      return allowInsecure;
+    }
+
+    public void setAllowInsecure(boolean allowInsecure) {
+      this.allowInsecure = allowInsecure;
     }
 
     public Limits getLimits() {

@@ -243,6 +243,14 @@ class AutoConfigurationTest {
   }
 
   @Test
+  void aProviderMayAllowItsApiKeyOverPlainHttp() {
+    runner.withPropertyValues("tollgate.providers.openai.base-url=http://10.0.0.7:9002",
+            "tollgate.providers.openai.api-key=sk-test", "tollgate.providers.openai.allow-insecure=true")
+        .run(context -> assertThat(context.getBean(TollgateConfig.class).provider("openai").orElseThrow().allowInsecure())
+            .isTrue());
+  }
+
+  @Test
   void badValuesFailNamingTheirFullKey() {
     assertFailure(runner.withPropertyValues("tollgate.providers.openai.limits.requests-per-minute=-5"),
         "tollgate.providers.openai.limits.requests-per-minute", "must be > 0, was -5");
@@ -254,6 +262,10 @@ class AutoConfigurationTest {
         "tollgate.providers.openai.fallbacks[0]", "must name a configured provider, was nowhere; no other provider is configured");
     assertFailure(runner.withPropertyValues("tollgate.providers.openai.base-url=ftp://example.com"),
         "tollgate.providers.openai.base-url", "must be an absolute http or https URL, was ftp://example.com");
+    assertFailure(runner.withPropertyValues("tollgate.providers.openai.base-url=http://10.0.0.7:9002",
+            "tollgate.providers.openai.api-key=sk-test"),
+        "tollgate.providers.openai.base-url", "must be https:// when the provider has an api-key"
+            + " (or set tollgate.providers.openai.allow-insecure: true), was http://10.0.0.7:9002");
     assertFailure(runner.withPropertyValues("tollgate.tenants.limits.tokens-per-day=1000"),
         "tollgate.tenants.header", "or api-key-header is required when tenants is configured: it says who the tenant is");
     assertFailure(runner.withPropertyValues("tollgate.tenants.header=X-T", "tollgate.tenants.overrides.premium.tokens-per-day=0"),
