@@ -56,5 +56,24 @@ public final class TollgateAttributes {
   /** {@code enforce} or {@code shadow}. */
   public static final AttributeKey<String> MODE = stringKey("tollgate.mode");
 
+  /** The most characters a value read from a request or a response (a model name) keeps. */
+  public static final int MAX_OUTSIDE_TEXT = 128;
+
   private TollgateAttributes() {}
+
+  /**
+   * {@code text}, read from a request or a response, as a span may carry it: cut to
+   * {@link #MAX_OUTSIDE_TEXT} characters, the last one then an ellipsis, so that a client cannot
+   * make every span as large as its request.
+   */
+  public static String fromOutside(String text) {
+    if (text.length() <= MAX_OUTSIDE_TEXT) {
+      return text;
+    }
+    int end = MAX_OUTSIDE_TEXT - 1;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--; // never half a character
+    }
+    return text.substring(0, end) + "\u2026";
+  }
 }

@@ -168,6 +168,20 @@ class GateTelemetryTest {
   }
 
   @Test
+  void aModelNameFromTheRequestIsCutToTheAttributeCap() throws Exception {
+    String model = "x".repeat(10_000);
+    try (Gate gate = gate("", "requests-per-hour: 10")) {
+      CallResult<HttpResponse<InputStream>> result = gate.call(chat(primary.baseUrl(), APP_KEY,
+          CHAT.replace("\"gpt-4o\"", "\"" + model + "\"")), true, transport);
+      readBody(result);
+    }
+
+    String cut = "x".repeat(127) + "\u2026";
+    assertThat(capture.span(TelemetryNames.CALL_SPAN).getAttributes().get(GEN_AI_REQUEST_MODEL)).isEqualTo(cut);
+    assertThat(capture.span(TelemetryNames.ATTEMPT_SPAN).getAttributes().get(GEN_AI_REQUEST_MODEL)).isEqualTo(cut);
+  }
+
+  @Test
   void theCallSpanIsAChildOfTheAppsSpanAndTheAttemptIsCurrentWhileSent() throws Exception {
     Span app = capture.sdk().getTracer("app").spanBuilder("app.request").startSpan();
     try (Gate gate = gate("", "requests-per-hour: 10"); Scope scope = app.makeCurrent()) {

@@ -13,6 +13,7 @@ import static io.tollgate.telemetry.TollgateAttributes.MODE;
 import static io.tollgate.telemetry.TollgateAttributes.TENANT_HASH;
 import static io.tollgate.telemetry.TollgateAttributes.TOKENS_RESERVED;
 import static io.tollgate.telemetry.TollgateAttributes.TOKENS_SETTLED;
+import static io.tollgate.telemetry.TollgateAttributes.fromOutside;
 
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -101,7 +102,7 @@ class InboundTrace {
     void estimated(LlmRequest request, long tokens) {
       span.setAttribute(TOKENS_RESERVED, tokens);
       if (request != null) {
-        request.modelOrDeployment().ifPresent(model -> span.setAttribute(GEN_AI_REQUEST_MODEL, model));
+        request.modelOrDeployment().ifPresent(model -> span.setAttribute(GEN_AI_REQUEST_MODEL, fromOutside(model)));
       }
     }
 
@@ -141,7 +142,7 @@ class InboundTrace {
         span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, usage.outputTokens());
         instruments.tokensUsed(null, usage.inputTokens(), usage.outputTokens());
       }
-      usage.model().ifPresent(model -> span.setAttribute(GEN_AI_RESPONSE_MODEL, model));
+      usage.model().ifPresent(model -> span.setAttribute(GEN_AI_RESPONSE_MODEL, fromOutside(model)));
       if (failure != null) {
         span.setAttribute(ERROR_TYPE, failure.getClass().getName());
         span.setStatus(StatusCode.ERROR);

@@ -22,6 +22,7 @@ import static io.tollgate.telemetry.TollgateAttributes.TENANT_HASH;
 import static io.tollgate.telemetry.TollgateAttributes.TOKENS_RESERVED;
 import static io.tollgate.telemetry.TollgateAttributes.TOKENS_SETTLED;
 import static io.tollgate.telemetry.TollgateAttributes.WAIT_MS;
+import static io.tollgate.telemetry.TollgateAttributes.fromOutside;
 
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
@@ -134,7 +135,7 @@ class CallTrace {
           .setAttribute(PROVIDER, addressed.name())
           .setAttribute(TOKENS_RESERVED, estimate)
           .setAttribute(MODE, shadow ? "shadow" : "enforce");
-      model.ifPresent(m -> builder.setAttribute(GEN_AI_REQUEST_MODEL, m));
+      model.ifPresent(m -> builder.setAttribute(GEN_AI_REQUEST_MODEL, fromOutside(m)));
       tenant.ifPresent(t -> builder.setAttribute(TENANT_HASH, Subject.of("tenant", t).idHash()));
       this.span = builder.startSpan();
       this.context = parent.with(span);
@@ -194,7 +195,7 @@ class CallTrace {
       if (fallbackFrom != null) {
         builder.setAttribute(FALLBACK_FROM, fallbackFrom);
       }
-      model.ifPresent(m -> builder.setAttribute(GEN_AI_REQUEST_MODEL, m));
+      model.ifPresent(m -> builder.setAttribute(GEN_AI_REQUEST_MODEL, fromOutside(m)));
       if (breaker != null) {
         builder.setAttribute(BREAKER_STATE, stateName(breaker.state()));
       }
@@ -276,7 +277,7 @@ class CallTrace {
         span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, usage.outputTokens());
         instruments.tokensUsed(provider, usage.inputTokens(), usage.outputTokens());
       }
-      usage.model().ifPresent(m -> span.setAttribute(GEN_AI_RESPONSE_MODEL, m));
+      usage.model().ifPresent(m -> span.setAttribute(GEN_AI_RESPONSE_MODEL, fromOutside(m)));
       span.end();
     }
 
