@@ -1,6 +1,5 @@
 package io.tollgate.agent;
 
-import io.tollgate.agent.bridge.TollgateBridge;
 import io.tollgate.agent.instrumentation.WeavingWarmUp;
 import io.tollgate.agent.instrumentation.AgentTransformer;
 import io.tollgate.agent.instrumentation.InstrumentationModules;
@@ -67,7 +66,6 @@ final class AgentStartup {
     Thread thread = attach == Attach.RUNNING ? Thread.currentThread()
         : new Thread(start::run, "tollgate-start");
     AgentGates.starting(thread);
-    TollgateBridge.agentGating = () -> AgentGates.gate() != null;
     start.transformer = AgentTransformer.register(jvm, InstrumentationModules.all());
     started = true;
     timings.premainEnd = System.nanoTime();

@@ -1,14 +1,13 @@
 package io.tollgate.gate;
 
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 
 /**
  * The Tollgate agent attached to this JVM, as app-side code (the servlet filter, the Spring
  * starter) sees it: through the agent's bridge, a class of JDK types only that the agent jar puts
  * on the system class path. The agent's own copy of the core is relocated and never linked by the
- * app; what must cross between the two (the tenant bound to a request, whether the agent gates a
- * client) crosses here.
+ * app; what must cross between the two (the tenant bound to a request, a call already gated)
+ * crosses here.
  */
 public final class AttachedAgent {
 
@@ -18,17 +17,6 @@ public final class AttachedAgent {
   private static final Optional<ThreadLocal<Boolean>> CALL_GATED = bridgeField("CALL_GATED");
 
   private AttachedAgent() {}
-
-  /** Whether an agent is attached and its gate runs: it then limits the clients it instruments. */
-  public static boolean gating() {
-    return BRIDGE_CLASS.map(bridge -> {
-      try {
-        return ((BooleanSupplier) bridge.getField("agentGating").get(null)).getAsBoolean();
-      } catch (ReflectiveOperationException | ClassCastException e) {
-        return false;
-      }
-    }).orElse(false);
-  }
 
   /**
    * Marks this thread, until the returned scope closes, as sending a call this copy of the core

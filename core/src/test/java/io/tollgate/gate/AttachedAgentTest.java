@@ -10,7 +10,6 @@ class AttachedAgentTest {
   @Test
   void withoutAnAgentNothingGatesAndTenantsStayInTheCore() {
     assertThat(AttachedAgent.sharedTenant()).isEmpty();
-    assertThat(AttachedAgent.gating()).isFalse();
     try (Tenants.Scope sending = AttachedAgent.sendingGatedCall();
         Tenants.Scope acme = Tenants.bind("acme")) {
       assertThat(Tenants.current()).contains("acme");

@@ -1,7 +1,5 @@
 package io.tollgate.agent.bridge;
 
-import java.util.function.BooleanSupplier;
-
 /**
  * What the agent shares with the Tollgate code an app carries itself (the servlet filter or the
  * Spring starter, each with its own copy of the core): JDK types only, so that the two copies,
@@ -24,12 +22,6 @@ public final class TollgateBridge {
    * itself: the agent's hooks let that call pass, so that no call is gated twice.
    */
   public static final ThreadLocal<Boolean> CALL_GATED = new ThreadLocal<>();
-
-  /**
-   * Whether the agent's gate is running (false when a bad configuration or {@code mode: off}
-   * disabled it). While the agent starts, asking waits for the start to decide, as a call would.
-   */
-  public static volatile BooleanSupplier agentGating = () -> false;
 
   private TollgateBridge() {}
 }

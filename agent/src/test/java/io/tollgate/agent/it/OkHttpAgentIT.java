@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -174,7 +175,7 @@ class OkHttpAgentIT {
     assertThat(primary.requestCount()).isEqualTo(5);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void aCallAskingForLongMaxTokensGetsA429AndIsNeverSent() throws Exception {
     Path config = write("tollgate.yaml", """
         tollgate:
@@ -207,7 +208,7 @@ class OkHttpAgentIT {
     assertThat(primary.requestCount()).isZero();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void waitsForRoomOnlyOnTheThreadThatCalledExecute() throws Exception {
     Path config = write("tollgate.yaml", """
         tollgate:
@@ -284,7 +285,7 @@ class OkHttpAgentIT {
     assertThat(peek(config, "primary").remainingRequests()).isEqualTo(998);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void anEnqueuedCallSwitchesToTheFallbackAndIsLimitedWithoutWaitingOnTheDispatcher()
       throws Exception {
     Path config = write("tollgate.yaml", """

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.RedisConnection;
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.gate.AttachedAgent;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.Limit;
@@ -134,7 +133,6 @@ class AutoConfigurationTest {
   @Test
   void clientHooksAreRegisteredWithoutTheAgent() {
     runner.run(context -> {
-      assertThat(AttachedAgent.gating()).isFalse();
       assertThat(context).hasSingleBean(TollgateClientHttpRequestInterceptor.class);
       assertThat(context).hasSingleBean(WebClientHook.class);
     });
