@@ -2,21 +2,33 @@ package io.tollgate.config;
 
 import io.tollgate.limiter.RedisClients;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The one Redis client of a Tollgate instance, made from {@code tollgate.redis} when first needed
  * and made again on the next use while making it fails (a Cluster client cannot be built while no
  * node answers; the app starts all the same and the limiter degrades by its policy).
+ *
+ * <p>The client is made on a thread of its own, one attempt at a time, and no caller waits for it
+ * longer than {@code redis.timeout}: a Cluster client tries its seeds one after the other, each up
+ * to the timeout, and calls queued behind that would each pay the whole of it. A caller that gives
+ * up gets a {@link JedisConnectionException}, which the limiter's failure policy decides.
  */
 public final class RedisConnection implements AutoCloseable {
 
   private final RedisConfig config;
-  private UnifiedJedis client;
-  private boolean closed;
+  private final AtomicReference<CompletableFuture<UnifiedJedis>> attempt = new AtomicReference<>();
+  private volatile UnifiedJedis client;
+  private volatile boolean closed;
 
   private RedisConnection(RedisConfig config) {
     this.config = config;
@@ -26,34 +38,39 @@ public final class RedisConnection implements AutoCloseable {
     return new RedisConnection(config);
   }
 
-  /** The client, made now if needed; a {@link JedisException} when Redis cannot be reached. */
-  public synchronized UnifiedJedis client() {
-    if (closed) {
-      throw new IllegalStateException("the Redis connection is closed");
+  /**
+   * The client; when it is not made yet, waits at most {@code redis.timeout} for the attempt under
+   * way (starting one when none is). A {@link JedisException} when Redis cannot be reached in that
+   * time.
+   */
+  public UnifiedJedis client() {
+    UnifiedJedis made = client;
+    if (made != null) {
+      return made;
     }
-    if (client == null) {
-      client = create();
+    checkOpen();
+    try {
+      return currentAttempt().get(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new JedisConnectionException("still connecting to Redis after " + config.timeout().toMillis()
+          + " ms (redis.timeout)");
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException failure
+          ? failure : new JedisConnectionException("could not connect to Redis", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new JedisConnectionException("interrupted while connecting to Redis", e);
     }
-    return client;
   }
 
   /**
-   * Starts making the client on a thread of its own and returns at once, so that loading Jedis
-   * and the first connection (about a third of the start-up on Redis, docs/agent.md) overlap the
-   * rest of the start; {@link #client()} waits for it. When Redis cannot be reached yet, the next
-   * {@link #client()} tries again, as without this.
+   * Starts making the client and returns at once, so that loading Jedis and the first connection
+   * overlap the rest of the start (docs/agent.md). When Redis cannot be reached yet, the next
+   * {@link #client()} tries again.
    */
   public void connectInBackground() {
-    Thread connect = new Thread(this::connectQuietly, "tollgate-redis-connect");
-    connect.setDaemon(true);
-    connect.start();
-  }
-
-  private void connectQuietly() {
-    try {
-      client();
-    } catch (RuntimeException unreachableOrClosed) {
-      // the next client() meets it again, on a thread whose caller handles it
+    if (client == null && !closed) {
+      currentAttempt();
     }
   }
 
@@ -61,8 +78,54 @@ public final class RedisConnection implements AutoCloseable {
   public Optional<UnifiedJedis> clientIfReachable() {
     try {
       return Optional.of(client());
-    } catch (JedisException e) {
+    } catch (JedisException | IllegalStateException e) {
       return Optional.empty();
+    }
+  }
+
+  /** The attempt under way, or a new one when there is none or the last one failed. */
+  private CompletableFuture<UnifiedJedis> currentAttempt() {
+    while (true) {
+      CompletableFuture<UnifiedJedis> current = attempt.get();
+      if (current != null && !current.isCompletedExceptionally()) {
+        return current;
+      }
+      CompletableFuture<UnifiedJedis> next = new CompletableFuture<>();
+      if (attempt.compareAndSet(current, next)) {
+        start(next);
+        return next;
+      }
+    }
+  }
+
+  private void start(CompletableFuture<UnifiedJedis> attempt) {
+    Thread connect = new Thread(() -> connect(attempt), "tollgate-redis-connect");
+    connect.setDaemon(true);
+    // Jedis loads classes (and the agent's relocated copy lives in its own loader) on this thread
+    connect.setContextClassLoader(RedisConnection.class.getClassLoader());
+    connect.start();
+  }
+
+  private void connect(CompletableFuture<UnifiedJedis> attempt) {
+    try {
+      UnifiedJedis made = create();
+      synchronized (this) {
+        if (closed) {
+          made.close();
+          attempt.completeExceptionally(new IllegalStateException("the Redis connection is closed"));
+          return;
+        }
+        client = made;
+      }
+      attempt.complete(made);
+    } catch (RuntimeException | Error e) {
+      attempt.completeExceptionally(e);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the Redis connection is closed");
     }
   }
 

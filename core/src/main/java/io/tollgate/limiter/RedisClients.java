@@ -59,7 +59,7 @@ public final class RedisClients {
         .ssl(JedisURIHelper.isRedisSSLScheme(url))
         .sslParameters(tlsParameters(verifyHost))
         .build();
-    return new PooledRedis(new HostAndPort(url.getHost(), url.getPort()), config, pool(poolSize));
+    return new PooledRedis(new HostAndPort(url.getHost(), url.getPort()), config, pool(poolSize, timeout));
   }
 
   /**
@@ -86,7 +86,7 @@ public final class RedisClients {
     Set<HostAndPort> nodes = new LinkedHashSet<>(seeds);
     return new JedisCluster(nodes, config(timeout).user(user).password(password).ssl(ssl)
             .sslParameters(tlsParameters(verifyHost)).build(),
-        CLUSTER_MAX_ATTEMPTS, timeout.multipliedBy(CLUSTER_MAX_ATTEMPTS), pool(poolSize));
+        CLUSTER_MAX_ATTEMPTS, timeout.multipliedBy(CLUSTER_MAX_ATTEMPTS), pool(poolSize, timeout));
   }
 
   private static DefaultJedisClientConfig.Builder config(Duration timeout) {
@@ -111,7 +111,8 @@ public final class RedisClients {
     return parameters;
   }
 
-  private static GenericObjectPoolConfig<Connection> pool(int size) {
+  /** A call waits for a free connection no longer than for Redis itself. */
+  private static GenericObjectPoolConfig<Connection> pool(int size, Duration timeout) {
     if (size <= 0) {
       throw new IllegalArgumentException("redis pool size must be > 0, was " + size);
     }
@@ -120,7 +121,7 @@ public final class RedisClients {
     pool.setMaxIdle(size);
     pool.setMinIdle(0);
     pool.setBlockWhenExhausted(true);
-    pool.setMaxWait(Duration.ofMillis(500));
+    pool.setMaxWait(timeout);
     // No MBean per pool: registering one creates the JVM's platform MBeanServer (about 170 classes
     // at start-up), which in the agent would happen on its own, before the app (an application
     // server installs its own MBeanServerBuilder first) has had its say.

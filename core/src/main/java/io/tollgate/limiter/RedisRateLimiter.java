@@ -83,7 +83,9 @@ public final class RedisRateLimiter implements RateLimiter {
   /**
    * Asks {@code connector} for its client on first use, and again on the next call while that
    * fails: a Cluster client cannot even be built while no node answers, and an app must start all
-   * the same. Closing this limiter runs {@code onClose}.
+   * the same. The connector gives one client, made once ({@code RedisConnection}), and bounds how
+   * long a caller waits for it; calls are not queued here behind it. Closing this limiter runs
+   * {@code onClose}.
    */
   public static RedisRateLimiter connecting(Supplier<UnifiedJedis> connector,
       Duration reservationTtl, AutoCloseable onClose) {
@@ -93,13 +95,8 @@ public final class RedisRateLimiter implements RateLimiter {
   private UnifiedJedis redis() {
     UnifiedJedis client = redis;
     if (client == null) {
-      synchronized (this) {
-        client = redis;
-        if (client == null) {
-          client = Objects.requireNonNull(connector.get(), "connector gave no client");
-          redis = client;
-        }
-      }
+      client = Objects.requireNonNull(connector.get(), "connector gave no client");
+      redis = client;
     }
     return client;
   }

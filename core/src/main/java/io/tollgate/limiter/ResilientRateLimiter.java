@@ -49,6 +49,7 @@ public final class ResilientRateLimiter implements RateLimiter {
   private final AtomicLong degradedSinceMicros = new AtomicLong(-1);
   private final AtomicLong pastDegradedMicros = new AtomicLong();
   private final AtomicReference<JedisException> lastFailure = new AtomicReference<>();
+  private final AtomicLong poolExhaustions = new AtomicLong();
   private final SettleQueue settles;
 
   private ResilientRateLimiter(Builder builder) {
@@ -204,6 +205,12 @@ public final class ResilientRateLimiter implements RateLimiter {
       breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
       return result;
     } catch (JedisException e) {
+      if (RedisFailures.poolExhausted(e)) {
+        // Redis answers; this JVM has more calls in flight than connections: not an outage
+        poolExhaustions.incrementAndGet();
+        breaker.releasePermission();
+        return null;
+      }
       lastFailure.set(e); // before onError, which may open the breaker and log the episode
       breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
       LOG.log(Level.DEBUG, "Redis limiter call failed", e);
@@ -214,6 +221,15 @@ public final class ResilientRateLimiter implements RateLimiter {
   /** True while decisions are made without Redis. */
   public boolean isDegraded() {
     return breaker.getState() != CircuitBreaker.State.CLOSED;
+  }
+
+  /**
+   * How many calls found every pooled connection busy for {@code redis.timeout}: each was decided
+   * by the failure policy, and none counts towards the breaker that marks Redis unreachable
+   * ({@code redis.pool-size} is too small for the calls in flight).
+   */
+  public long poolExhaustions() {
+    return poolExhaustions.get();
   }
 
   /** How long decisions have been made without Redis since this limiter was built, the current episode included. */

@@ -44,7 +44,8 @@ public interface MetricsRecorder {
 
   /**
    * Reports whether {@code limiter} decides without Redis ({@code tollgate.limiter.degraded}) and
-   * for how long it has ({@code tollgate.limiter.degraded.time}), until the handle is closed.
+   * for how long it has ({@code tollgate.limiter.degraded.time}), and how many calls found its
+   * connection pool exhausted ({@code tollgate.redis.pool.exhausted}), until the handle is closed.
    */
   default AutoCloseable limiterDegraded(ResilientRateLimiter limiter) {
     return () -> { };

@@ -59,6 +59,11 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
         .setDescription("Time the limiter has decided without Redis").setUnit("s")
         .buildWithCallback(measurement -> telemetry.limiters().forEach(limiter ->
             measurement.record(limiter.degradedTime().toNanos() / 1e9)));
+    meter.counterBuilder(TelemetryNames.REDIS_POOL_EXHAUSTED_METRIC)
+        .setDescription("Calls that found every pooled Redis connection busy, decided by the failure policy")
+        .setUnit("{call}")
+        .buildWithCallback(measurement -> telemetry.limiters().forEach(limiter ->
+            measurement.record(limiter.poolExhaustions())));
   }
 
   @Override

@@ -27,6 +27,7 @@ public final class TelemetryNames {
   public static final String BREAKER_TRANSITIONS_METRIC = "tollgate.breaker.transitions";
   public static final String LIMITER_DEGRADED_METRIC = "tollgate.limiter.degraded";
   public static final String LIMITER_DEGRADED_TIME_METRIC = "tollgate.limiter.degraded.time";
+  public static final String REDIS_POOL_EXHAUSTED_METRIC = "tollgate.redis.pool.exhausted";
 
   private TelemetryNames() {}
 }

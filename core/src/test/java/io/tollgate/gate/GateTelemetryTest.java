@@ -441,6 +441,8 @@ class GateTelemetryTest {
           Attributes.of(PROVIDER, "primary", DEGRADED, true))).contains(2.0);
       assertThat(capture.value(TelemetryNames.LIMITER_DEGRADED_TIME_METRIC, Attributes.empty()))
           .hasValueSatisfying(seconds -> assertThat(seconds).isPositive());
+      // Redis down is not a busy pool
+      assertThat(capture.value(TelemetryNames.REDIS_POOL_EXHAUSTED_METRIC, Attributes.empty())).contains(0.0);
     } finally {
       redis.close();
     }

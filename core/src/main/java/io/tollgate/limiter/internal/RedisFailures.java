@@ -1,5 +1,6 @@
 package io.tollgate.limiter.internal;
 
+import java.util.NoSuchElementException;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 
 /**
@@ -30,6 +31,20 @@ public final class RedisFailures {
       root = failure.getSuppressed()[0];
     }
     return root == failure ? shown(failure) : shown(failure) + " (" + shown(root) + ")";
+  }
+
+  /**
+   * True when {@code failure} is the pool having no idle connection within its wait (Jedis wraps
+   * the pool's {@link NoSuchElementException}, which has no cause of its own then), as opposed to
+   * a connection that could not be made or a command that failed.
+   */
+  public static boolean poolExhausted(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof NoSuchElementException && t.getCause() == null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Simple class name and message: the agent relocates Jedis, and the package says nothing useful. */

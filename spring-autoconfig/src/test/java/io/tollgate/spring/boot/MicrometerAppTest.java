@@ -101,6 +101,7 @@ class MicrometerAppTest {
             "tollgate_decisions_total{tollgate_decision=\"denied\",tollgate_direction=\"outbound\",tollgate_provider=\"openai\"} 1.0",
             "tollgate_limiter_degraded 0.0",
             "tollgate_limiter_degraded_time_seconds_total 0.0",
+            "tollgate_redis_pool_exhausted_total 0.0",
             "tollgate_tokens_reserved_total{tollgate_provider=\"openai\"} " + (2.0 * estimate),
             "tollgate_tokens_used_total{gen_ai_token_type=\"input\",tollgate_provider=\"openai\"} 22.0",
             "tollgate_tokens_used_total{gen_ai_token_type=\"output\",tollgate_provider=\"openai\"} 14.0");

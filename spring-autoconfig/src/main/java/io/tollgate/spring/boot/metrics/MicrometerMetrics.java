@@ -120,6 +120,10 @@ public final class MicrometerMetrics implements MetricsRecorder {
         .description("Time the limiter has decided without Redis")
         .baseUnit("seconds")
         .register(registry);
+    FunctionCounter.builder(TelemetryNames.REDIS_POOL_EXHAUSTED_METRIC, limiters,
+            all -> all.stream().mapToDouble(ResilientRateLimiter::poolExhaustions).sum())
+        .description("Calls that found every pooled Redis connection busy, decided by the failure policy")
+        .register(registry);
     return () -> limiters.remove(limiter);
   }
 
