@@ -262,7 +262,8 @@ public final class TokenCounter {
    * second of CPU on a JVM that is starting), which loads it once that pays; else the encoding is
    * loaded here.
    */
-  private int countNow(String text) {
+  private int countNow(String rawText) {
+    String text = wellFormed(rawText);
     Encoding loaded = encoding;
     if (loaded == null && warmedUp) {
       PromptVocabulary early = vocabularyBeforeLoad();
@@ -273,6 +274,33 @@ public final class TokenCounter {
       }
     }
     return (loaded != null ? loaded : encoding()).countTokensOrdinary(text);
+  }
+
+  /**
+   * {@code text} with every lone surrogate (JSON's {@code "\ud800"} decodes to one) replaced by
+   * U+FFFD, as a UTF-8 encoder would send it: the encodings read well-formed UTF-16 only.
+   */
+  static String wellFormed(String text) {
+    StringBuilder fixed = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1));
+      if (pair) {
+        if (fixed != null) {
+          fixed.append(c).append(text.charAt(i + 1));
+        }
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        if (fixed == null) {
+          fixed = new StringBuilder(text.length()).append(text, 0, i);
+        }
+        fixed.append('\uFFFD');
+      } else if (fixed != null) {
+        fixed.append(c);
+      }
+    }
+    return fixed == null ? text : fixed.toString();
   }
 
   /** Starts the load on a thread of its own once {@link #LOAD_AFTER_TEXTS} is reached. */

@@ -179,6 +179,17 @@ class ProviderSignalsTest {
     }
 
     @Test
+    void aResetBeyondTheLastInstantIsNoResetRatherThanAnError() {
+      ProviderSignals signals = anthropic.signals(200, Headers.of(
+          "anthropic-ratelimit-tokens-limit", "90000",
+          "anthropic-ratelimit-tokens-remaining", "45000",
+          "anthropic-ratelimit-tokens-reset", "9223372036854775807"));
+
+      assertThat(signals.quota(QuotaKind.TOKENS)).contains(
+          new Quota(OptionalLong.of(90000), OptionalLong.of(45000), Optional.empty()));
+    }
+
+    @Test
     void epochSecondResetsAreReadToo() {
       ProviderSignals signals = anthropic.signals(200,
           Headers.of("anthropic-ratelimit-tokens-reset", Long.toString(NOW.getEpochSecond() + 90)));

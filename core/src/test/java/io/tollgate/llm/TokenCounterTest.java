@@ -37,6 +37,18 @@ class TokenCounterTest {
   }
 
   @Test
+  void aLoneSurrogateIsCountedAsTheReplacementCharacterAUtf8EncoderSends() {
+    // JSON may escape half a pair ("\ud800"); the encodings read well-formed text only
+    String lone = "abc\ud800def\udc00";
+    String sent = "abc\uFFFDdef\uFFFD";
+
+    assertThat(TokenCounter.wellFormed(lone)).isEqualTo(sent);
+    assertThat(TokenCounter.wellFormed("a\ud83d\ude00b")).isEqualTo("a\ud83d\ude00b"); // a pair stays
+    assertThat(cl100k.count(lone)).isEqualTo(cl100k.count(sent));
+    assertThat(o200k.countOnce(lone)).isEqualTo(o200k.countOnce(sent));
+  }
+
+  @Test
   void aLongTextCountedAgainFromMemoryHasTheTokenizersCountEachTime() {
     // 480 characters, remembered after the first count: 40 × ("hello", " world"), the last space 1 more
     String history = "hello world ".repeat(40);

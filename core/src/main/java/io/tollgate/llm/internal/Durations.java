@@ -2,6 +2,7 @@ package io.tollgate.llm.internal;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -9,7 +10,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.util.Locale;
 import java.util.Optional;
@@ -134,7 +134,7 @@ final class Durations {
         return Optional.of(untilOrZero(now, Instant.ofEpochSecond(Long.parseLong(s))));
       }
       return Optional.of(untilOrZero(now, OffsetDateTime.parse(s).toInstant()));
-    } catch (DateTimeParseException | NumberFormatException | ArithmeticException e) {
+    } catch (DateTimeException | NumberFormatException | ArithmeticException e) {
       return Optional.empty();
     }
   }
@@ -181,17 +181,17 @@ final class Durations {
   private static Optional<Instant> httpDate(String s) {
     try {
       return Optional.of(OffsetDateTime.parse(s, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
-    } catch (DateTimeParseException ignored) {
+    } catch (DateTimeException ignored) {
       // try the obsolete forms
     }
     try {
       return Optional.of(LocalDateTime.parse(s, RFC_850).toInstant(ZoneOffset.UTC));
-    } catch (DateTimeParseException ignored) {
+    } catch (DateTimeException ignored) {
       // try asctime
     }
     try {
       return Optional.of(LocalDateTime.parse(s, ASCTIME).toInstant(ZoneOffset.UTC));
-    } catch (DateTimeParseException ignored) {
+    } catch (DateTimeException ignored) {
       return Optional.empty();
     }
   }
