@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.TollgateConfigLoader;
+import io.tollgate.testkit.hostile.HostileBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -26,8 +28,8 @@ class HostileConfigTest {
 
   @Provide
   Arbitrary<String> configs() {
-    return Mutations.of(Resources.bytes("config/config-md-example.yaml"))
-        .map(bytes -> new String(bytes, StandardCharsets.UTF_8));
+    return Arbitraries.randoms().map(random -> new String(
+        HostileBytes.mutate(Resources.bytes("config/config-md-example.yaml"), random), StandardCharsets.UTF_8));
   }
 
   @Property(tries = 3000, seed = "20261203")

@@ -6,6 +6,7 @@ import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.LlmRequest;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.TokenEstimate;
+import io.tollgate.testkit.hostile.HostileBytes;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -48,7 +49,8 @@ class HostileRequestsTest {
   @Provide
   Arbitrary<Hostile> requests() {
     return Arbitraries.of(SEEDS).flatMap(seed ->
-        Mutations.of(Resources.bytes(seed.path())).map(bytes -> new Hostile(seed, bytes)));
+        Arbitraries.randoms().map(random ->
+            new Hostile(seed, HostileBytes.mutate(Resources.bytes(seed.path()), random))));
   }
 
   @Property(tries = 4000, seed = "20261203")

@@ -9,6 +9,7 @@ import io.tollgate.llm.ProviderSignals;
 import io.tollgate.llm.Usage;
 import io.tollgate.llm.UsageSource;
 import io.tollgate.llm.UsageTappingInputStream;
+import io.tollgate.testkit.hostile.HostileBytes;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -59,14 +60,16 @@ class HostileResponsesTest {
   @Provide
   Arbitrary<Hostile> responses() {
     return Arbitraries.of(SEEDS).flatMap(seed ->
-        Mutations.of(Resources.bytes(seed.path())).map(bytes -> new Hostile(seed, bytes)));
+        Arbitraries.randoms().map(random ->
+            new Hostile(seed, HostileBytes.mutate(Resources.bytes(seed.path()), random))));
   }
 
   @Provide
   Arbitrary<Hostile> errorBodies() {
     Seed error = new Seed("llm/responses/openai-error-rate-limit.json", ProviderApi.OPENAI, "application/json");
-    return Arbitraries.of(ProviderApi.values()).flatMap(api -> Mutations.of(Resources.bytes(error.path()))
-        .map(bytes -> new Hostile(new Seed(error.path(), api, error.contentType()), bytes)));
+    return Arbitraries.of(ProviderApi.values()).flatMap(api -> Arbitraries.randoms().map(random ->
+        new Hostile(new Seed(error.path(), api, error.contentType()),
+            HostileBytes.mutate(Resources.bytes(error.path()), random))));
   }
 
   @Property(tries = 4000, seed = "20261203")
