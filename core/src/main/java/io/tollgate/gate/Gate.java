@@ -5,6 +5,7 @@ import io.tollgate.config.RedisConnection;
 import io.tollgate.config.Mode;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.gate.internal.AdmissionFailure;
 import io.tollgate.gate.internal.Call;
 import io.tollgate.gate.internal.GateParts;
 import io.tollgate.gate.internal.ResponseView;
@@ -58,10 +59,12 @@ import java.util.function.ToIntFunction;
 public final class Gate implements AutoCloseable {
 
   private final GateParts parts;
+  private final AdmissionFailure admissionFailure;
   private final ProviderMatcher matcher;
   private final List<AutoCloseable> owned;
 
   private Gate(GateParts parts, List<AutoCloseable> owned) {
+    this.admissionFailure = new AdmissionFailure(parts);
     this.parts = parts;
     this.matcher = ProviderMatcher.of(parts.config().providers().values());
     this.owned = owned;
@@ -123,9 +126,18 @@ public final class Gate implements AutoCloseable {
     if (provider.isEmpty()) {
       return new CallResult.Forwarded<>("", transport.send(request), UsageObserver.none(), 1);
     }
-    Call<R> call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
-        mayPause, view(transport::status, transport::headers, transport::discard));
-    Step<R> step = call.start();
+    Call<R> call = null;
+    Step<R> step;
+    try {
+      call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
+          mayPause, view(transport::status, transport::headers, transport::discard));
+      step = call.start();
+    } catch (RuntimeException e) {
+      if (call != null) {
+        call.abandon();
+      }
+      return admissionFailure.refuseOrRethrow(provider.get(), e);
+    }
     try {
       while (true) {
         if (step instanceof Step.Done<R> done) {
@@ -166,7 +178,8 @@ public final class Gate implements AutoCloseable {
     if (provider.isEmpty()) {
       return unmatched(request, transport);
     }
-    AsyncCall<R> call = new AsyncCall<>(transport, null);
+    AsyncCall<R> call = new AsyncCall<>(transport, null,
+        failure -> admissionFailure.refuseOrRethrow(provider.get(), failure));
     call.start(() -> newCall(request, provider.get(), Tenants.current(), replayable, transport));
     return call.result;
   }
@@ -194,7 +207,8 @@ public final class Gate implements AutoCloseable {
       return unmatched(request, transport);
     }
     Optional<String> tenant = Tenants.current();
-    AsyncCall<R> call = new AsyncCall<>(transport, steps);
+    AsyncCall<R> call = new AsyncCall<>(transport, steps,
+        failure -> admissionFailure.refuseOrRethrow(provider.get(), failure));
     steps.execute(() -> call.start(
         () -> newCall(request, provider.get(), tenant, replayable, transport)));
     return call.result;
@@ -221,22 +235,39 @@ public final class Gate implements AutoCloseable {
   private static final class AsyncCall<R> {
     private final AsyncTransport<R> transport;
     private final Executor steps;
+    private final Function<RuntimeException, CallResult<R>> admissionFailed;
     final CompletableFuture<CallResult<R>> result = new CompletableFuture<>();
     private Call<R> call;
 
-    AsyncCall(AsyncTransport<R> transport, Executor steps) {
+    AsyncCall(AsyncTransport<R> transport, Executor steps,
+        Function<RuntimeException, CallResult<R>> admissionFailed) {
       this.transport = transport;
       this.steps = steps;
+      this.admissionFailed = admissionFailed;
     }
 
     void start(Supplier<Call<R>> made) {
+      Step<R> first;
       try {
         call = made.get();
+        first = call.start();
       } catch (RuntimeException e) {
-        result.completeExceptionally(e);
+        if (call != null) {
+          call.abandon();
+        }
+        admissionFailed(e);
         return;
       }
-      resume(call::start);
+      resume(() -> first);
+    }
+
+    /** A refusal under fail-closed; otherwise the failure, for the front end to send the call. */
+    private void admissionFailed(RuntimeException failure) {
+      try {
+        result.complete(admissionFailed.apply(failure));
+      } catch (RuntimeException rethrown) {
+        result.completeExceptionally(rethrown);
+      }
     }
 
     private void drive(Step<R> step) {
