@@ -30,6 +30,14 @@ class BoundedSubjectsTest {
     return Subject.of("tenant", id);
   }
 
+  /** Reserves {@code tokens} for {@code tenant} and settles them, as a front end does; returns who was charged. */
+  private static Subject charge(BoundedSubjects limiter, String tenant, long tokens) {
+    Decision decision = limiter.reserve(tenant(tenant), HUNDRED_TOKENS_AN_HOUR, 1, tokens);
+    assertThat(decision.allowed()).as(tenant).isTrue();
+    limiter.settle(decision.reservation().orElseThrow(), tokens);
+    return chargedTo(decision);
+  }
+
   private static Subject chargedTo(Decision decision) {
     return decision.reservation().orElseThrow().subject();
   }
@@ -55,16 +63,14 @@ class BoundedSubjectsTest {
   @Test
   void aSpentSubjectIsNeverForgottenWhileTwiceTheCapOfOthersPass() {
     BoundedSubjects limiter = bounded(3, Set.of());
-    assertThat(limiter.reserve(tenant("spent"), HUNDRED_TOKENS_AN_HOUR, 1, 100).allowed()).isTrue();
-    assertThat(limiter.reserve(tenant("light-1"), HUNDRED_TOKENS_AN_HOUR, 1, 10).allowed()).isTrue();
-    assertThat(limiter.reserve(tenant("light-2"), HUNDRED_TOKENS_AN_HOUR, 1, 10).allowed()).isTrue();
+    charge(limiter, "spent", 100);
+    charge(limiter, "light-1", 10);
+    charge(limiter, "light-2", 10);
     clock.advance(Duration.ofMinutes(7)); // light-1 and light-2 are full again; spent has 11 tokens back
 
     List<Subject> chargedTo = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      Decision decision = limiter.reserve(tenant("new-" + i), HUNDRED_TOKENS_AN_HOUR, 1, 10);
-      assertThat(decision.allowed()).isTrue();
-      chargedTo.add(chargedTo(decision));
+      chargedTo.add(charge(limiter, "new-" + i, 10));
     }
     Decision spentAgain = limiter.reserve(tenant("spent"), HUNDRED_TOKENS_AN_HOUR, 1, 50);
 
