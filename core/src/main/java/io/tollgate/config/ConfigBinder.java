@@ -116,6 +116,10 @@ final class ConfigBinder {
     TenantsConfig.Builder b = TenantsConfig.builder();
     s.bindText("header", b::header);
     s.bindText("api-key-header", b::apiKeyHeader);
+    s.bind("case-insensitive", Values::bool, b::caseInsensitive);
+    s.bind("known-only", Values::bool, b::knownOnly);
+    s.bind("max-tracked", Values::intNumber, b::maxTracked);
+    s.bindText("hash-key", b::hashKey);
     b.limits(limits(s.section("limits")));
     s.section("overrides").sections().forEach((tenant, override) -> {
       LimitsConfig limits = limits(override);

@@ -32,8 +32,12 @@ final class ConfigEnvironment {
     this.overrides = overrides;
   }
 
-  /** The variable {@code name}, for {@code ${name}}; null when not set. */
+  /**
+   * The variable {@code name}, for {@code ${name}}; null when not set. A {@code TOLLGATE_} variable
+   * read this way ({@code hash-key: ${TOLLGATE_TENANT_HASH_KEY}}) is in use, not a mistyped override.
+   */
   String variable(String name) {
+    consulted.add(name);
     return variables.get(name);
   }
 

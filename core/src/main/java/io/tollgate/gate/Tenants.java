@@ -6,8 +6,11 @@ import java.util.Optional;
 /**
  * The tenant on whose behalf the current thread works, so that the LLM calls it makes are charged
  * to that tenant. The servlet filter binds it for the length of a request; the agent and Spring's
- * clients read it when a call leaves. The id is the raw one (a header value, an API key's hash):
- * it is hashed before it reaches Redis, logs or spans.
+ * clients read it when a call leaves. The id is the one the filter charged (a header value that
+ * keeps {@link io.tollgate.config.TenantIdRule}, folded with {@code tenants.case-insensitive}; an
+ * API key's hash): the gate folds it again, as the configuration says, and hashes it before it
+ * reaches Redis, logs or spans. An id bound by the app's own code is not checked against the rule;
+ * the gate bounds how many it charges on their own ({@code tenants.max-tracked}).
  *
  * <p>With the agent attached the binding lives in the agent's bridge ({@link AttachedAgent}), so
  * that the agent's relocated copy of this class reads what the app's copy bound.

@@ -10,25 +10,31 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Limits for one JVM, with exactly the semantics of the Redis scripts (it runs their Java twin,
  * {@link LimiterStep}): the default when no Redis is configured, and the local guard while Redis
- * is unreachable. Idle subjects are dropped once they would be full anyway.
+ * is unreachable. Idle subjects are dropped once they would be full anyway: each reserve looks at
+ * the next {@value #SWEEP_STEP} subjects in turn, so the table is swept a little at a time on the
+ * calling thread, never walked whole. How many subjects it holds is up to the caller ({@link
+ * BoundedSubjects} bounds the tenants).
  */
 public final class InMemoryRateLimiter implements RateLimiter {
 
   /** How long an unsettled reservation can still be settled or released. */
   public static final Duration DEFAULT_RESERVATION_TTL = Duration.ofMinutes(10);
 
-  private static final int SWEEP_EVERY = 4096;
+  /** Subjects looked at by each reserve for dropping. */
+  static final int SWEEP_STEP = 2;
 
   private final MicroClock clock;
   private final long reservationTtlMicros;
   private final boolean local;
   private final Map<Subject, Cell> cells = new ConcurrentHashMap<>();
-  private final AtomicLong operations = new AtomicLong();
+  private final ReentrantLock sweeping = new ReentrantLock();
+  /** Where the sweep stopped; guarded by {@link #sweeping}. */
+  private Iterator<Map.Entry<Subject, Cell>> cursor;
 
   private InMemoryRateLimiter(MicroClock clock, Duration reservationTtl, boolean local) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -58,7 +64,7 @@ public final class InMemoryRateLimiter implements RateLimiter {
     if (Outcomes.neverFits(limits, requests, tokens)) {
       return Outcomes.neverFitsDecision(limits, false);
     }
-    sweepNowAndThen();
+    sweepAFew();
     while (true) {
       Cell cell = cells.computeIfAbsent(subject, s -> new Cell());
       synchronized (cell) {
@@ -120,21 +126,33 @@ public final class InMemoryRateLimiter implements RateLimiter {
     return cells.size();
   }
 
-  private void sweepNowAndThen() {
-    if (operations.incrementAndGet() % SWEEP_EVERY != 0) {
+  /** Drops the next few subjects if they are full and hold no reservation; skipped while another thread sweeps. */
+  private void sweepAFew() {
+    if (!sweeping.tryLock()) {
       return;
     }
-    long now = clock.nowMicros();
-    for (Iterator<Cell> it = cells.values().iterator(); it.hasNext(); ) {
-      Cell cell = it.next();
-      synchronized (cell) {
-        cell.records.values().removeIf(held -> held.expiresAt <= now);
-        if (cell.idleUntil <= now && cell.records.isEmpty()) {
-          // a thread that fetched this cell before its removal must not charge it: it retries
-          cell.dropped = true;
-          it.remove();
+    try {
+      long now = clock.nowMicros();
+      for (int i = 0; i < SWEEP_STEP; i++) {
+        if (cursor == null || !cursor.hasNext()) {
+          cursor = cells.entrySet().iterator();
+          if (!cursor.hasNext()) {
+            return;
+          }
+        }
+        Map.Entry<Subject, Cell> next = cursor.next();
+        Cell cell = next.getValue();
+        synchronized (cell) {
+          cell.records.values().removeIf(held -> held.expiresAt <= now);
+          if (cell.idleUntil <= now && cell.records.isEmpty()) {
+            // a thread that fetched this cell before its removal must not charge it: it retries
+            cell.dropped = true;
+            cells.remove(next.getKey(), cell);
+          }
         }
       }
+    } finally {
+      sweeping.unlock();
     }
   }
 

@@ -9,13 +9,18 @@ import java.util.regex.Pattern;
 
 /**
  * Who is charged: a scope chosen by Tollgate ({@code tenant}, {@code provider}) and an id from the
- * outside world. The id is never used raw: only a SHA-256 digest of it reaches Redis keys, logs and
- * spans, so API keys and hostile tenant ids stay out of all three.
+ * outside world. The id is never used raw: only a digest of it reaches Redis keys, logs and spans,
+ * so API keys and hostile tenant ids stay out of all three. The digest is the first 120 bits of
+ * SHA-256 over {@code scope NUL id} ({@link #of}), or of HMAC-SHA256 under a secret key over the same
+ * bytes ({@link #keyed}), which a reader of Redis cannot reverse by hashing candidate ids.
  */
 public final class Subject {
 
+  /** The id hash of {@link #overflow}: no digest has it (digests are 20 base64url characters). */
+  static final String OVERFLOW_HASH = "~overflow";
+
   private static final Pattern SCOPE = Pattern.compile("[a-z][a-z0-9-]{0,31}");
-  private static final int DIGEST_BYTES = 15; // 120 bits, 20 base64url characters
+  static final int DIGEST_BYTES = 15; // 120 bits, 20 base64url characters
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
   /** Cloned for each digest: looking SHA-256 up among the security providers costs more than hashing. */
   private static final MessageDigest SHA256 = sha256();
@@ -32,21 +37,41 @@ public final class Subject {
 
   /**
    * @param scope a short lowercase word of Tollgate's own ({@code tenant}, {@code provider})
-   * @param id any string, including one a client sent; it is hashed here
+   * @param id any string, including one a client sent; it is hashed here (SHA-256)
    */
   public static Subject of(String scope, String id) {
     Objects.requireNonNull(id, "id");
-    if (scope == null || !SCOPE.matcher(scope).matches()) {
-      throw new IllegalArgumentException("scope must match " + SCOPE + ", was " + scope);
-    }
-    return new Subject(scope, hash(scope, id));
-  }
-
-  private static String hash(String scope, String id) {
+    checkScope(scope);
     MessageDigest sha256 = fresh();
     sha256.update(scope.getBytes(StandardCharsets.UTF_8));
     sha256.update((byte) 0);
-    byte[] digest = sha256.digest(id.getBytes(StandardCharsets.UTF_8));
+    return new Subject(scope, encode(sha256.digest(id.getBytes(StandardCharsets.UTF_8))));
+  }
+
+  /** As {@link #of}, the digest keyed by {@code key} (HMAC-SHA256) instead of plain SHA-256. */
+  public static Subject keyed(String scope, String id, SubjectKey key) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(key, "key");
+    checkScope(scope);
+    return new Subject(scope, encode(key.digest(scope, id)));
+  }
+
+  /**
+   * The one subject of {@code scope} that charges every id a bounded table of subjects has no
+   * room for ({@link BoundedSubjects}): {@code scope:~overflow}, which no id hashes to.
+   */
+  public static Subject overflow(String scope) {
+    checkScope(scope);
+    return new Subject(scope, OVERFLOW_HASH);
+  }
+
+  private static void checkScope(String scope) {
+    if (scope == null || !SCOPE.matcher(scope).matches()) {
+      throw new IllegalArgumentException("scope must match " + SCOPE + ", was " + scope);
+    }
+  }
+
+  private static String encode(byte[] digest) {
     byte[] shortened = new byte[DIGEST_BYTES];
     System.arraycopy(digest, 0, shortened, 0, DIGEST_BYTES);
     return BASE64URL.encodeToString(shortened);
@@ -72,9 +97,14 @@ public final class Subject {
     return scope;
   }
 
-  /** The id's digest: safe for keys, logs and span attributes. */
+  /** The id's digest ({@code ~overflow} for {@link #overflow}): safe for keys, logs and span attributes. */
   public String idHash() {
     return idHash;
+  }
+
+  /** True for the {@link #overflow} subject of its scope. */
+  public boolean isOverflow() {
+    return idHash.equals(OVERFLOW_HASH);
   }
 
   /** The Redis Cluster hash tag shared by every key of this subject: {@code {scope:hash}}. */

@@ -21,6 +21,10 @@ public final class Decisions {
   public static final String SHADOW_DENIED = "shadow_denied";
   /** Inbound: the request named no tenant and was refused. */
   public static final String MISSING_TENANT = "missing_tenant";
+  /** Inbound: the request's tenant id broke the id rule (length, characters) and was refused. */
+  public static final String INVALID_TENANT = "invalid_tenant";
+  /** Inbound: {@code tenants.known-only} and the tenant is not listed under overrides; refused. */
+  public static final String UNKNOWN_TENANT = "unknown_tenant";
 
   private Decisions() {}
 }

@@ -1,5 +1,6 @@
 package io.tollgate.servlet;
 
+import io.tollgate.config.TenantIdRule;
 import io.tollgate.limiter.Decision;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.LlmProtocol;
@@ -75,6 +76,23 @@ final class Answers {
     }
     headers.add("x-tollgate", "missing-tenant");
     return SyntheticResponse.of(credentials ? 401 : 400, headers.build(), errorBody(message, "missing_tenant"));
+  }
+
+  /**
+   * A request whose tenant id breaks {@link TenantIdRule}: 400, naming where the id came from
+   * ({@code source}, such as {@code the X-Tenant-Id header}) and never the id itself.
+   */
+  static SyntheticResponse invalidTenant(String source) {
+    String message = "Invalid tenant: " + source + " must be " + TenantIdRule.DESCRIPTION + ". (Tollgate)";
+    return SyntheticResponse.of(400, Headers.builder().add("content-type", "application/json")
+        .add("x-tollgate", "invalid-tenant").build(), errorBody(message, "invalid_tenant"));
+  }
+
+  /** A tenant that {@code tollgate.tenants.known-only} does not serve: 403, without the id. */
+  static SyntheticResponse unknownTenant() {
+    String message = "Unknown tenant: this endpoint serves only the tenants it is configured for. (Tollgate)";
+    return SyntheticResponse.of(403, Headers.builder().add("content-type", "application/json")
+        .add("x-tollgate", "unknown-tenant").build(), errorBody(message, "unknown_tenant"));
   }
 
   /** OpenAI's error shape; {@code message} and {@code code} are the filter's own text. */

@@ -21,8 +21,8 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.tollgate.config.Mode;
+import io.tollgate.config.TenantsConfig;
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmRequest;
 import io.tollgate.llm.Usage;
 import io.tollgate.telemetry.Decisions;
@@ -38,20 +38,30 @@ import io.tollgate.telemetry.TelemetryNames;
 class InboundTrace {
 
   static final InboundTrace NONE = new InboundTrace();
+  /**
+   * The scope the tenant hash of a span is taken in: the outbound one, so that a tenant's inbound
+   * and outbound spans carry the same hash.
+   */
+  private static final String OUTBOUND_SCOPE = "tenant";
 
   private InboundTrace() {}
 
   /** A request whose tenant is known, about to be charged. */
-  static InboundTrace start(Telemetry telemetry, Mode mode, String tenant) {
+  static InboundTrace start(Telemetry telemetry, Mode mode, TenantsConfig tenants, String tenant) {
     Instruments instruments = telemetry.instruments();
-    return instruments == null ? NONE : new Recording(instruments, mode, tenant);
+    return instruments == null ? NONE : new Recording(instruments, mode,
+        tenants.subject(OUTBOUND_SCOPE, tenant).idHash());
   }
 
-  /** A request that named no tenant. */
-  static void missingTenant(Telemetry telemetry, Mode mode) {
+  /**
+   * A request charged to no tenant: it named none ({@link Decisions#MISSING_TENANT}), named an
+   * invalid one or one that {@code known-only} refuses. Its span carries no tenant hash.
+   */
+  static void refusedTenant(Telemetry telemetry, Mode mode, String reason) {
     Instruments instruments = telemetry.instruments();
     if (instruments != null) {
-      String decision = mode == Mode.SHADOW ? Decisions.SHADOW_ALLOWED : Decisions.MISSING_TENANT;
+      String decision = mode != Mode.SHADOW ? reason
+          : reason.equals(Decisions.MISSING_TENANT) ? Decisions.SHADOW_ALLOWED : Decisions.SHADOW_DENIED;
       Span span = instruments.tracer().spanBuilder(TelemetryNames.INBOUND_SPAN)
           .setSpanKind(SpanKind.INTERNAL)
           .setAttribute(MODE, mode == Mode.SHADOW ? "shadow" : "enforce")
@@ -87,13 +97,13 @@ class InboundTrace {
     private final Span span;
     private final Context context;
 
-    Recording(Instruments instruments, Mode mode, String tenant) {
+    Recording(Instruments instruments, Mode mode, String tenantHash) {
       this.instruments = instruments;
       this.mode = mode;
       this.span = instruments.tracer().spanBuilder(TelemetryNames.INBOUND_SPAN)
           .setSpanKind(SpanKind.INTERNAL)
           .setAttribute(MODE, mode == Mode.SHADOW ? "shadow" : "enforce")
-          .setAttribute(TENANT_HASH, Subject.of("tenant", tenant).idHash())
+          .setAttribute(TENANT_HASH, tenantHash)
           .startSpan();
       this.context = Context.current().with(span);
     }

@@ -1,5 +1,6 @@
 package io.tollgate.servlet;
 
+import io.tollgate.config.TenantIdRule;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,11 +26,14 @@ public final class MissingTenant {
     return REJECT;
   }
 
-  /** Charge the request to {@code tenant}. */
+  /** Charge the request to {@code tenant}, an id that keeps {@link TenantIdRule}. */
   public static MissingTenant defaultTenant(String tenant) {
     Objects.requireNonNull(tenant, "tenant");
     if (tenant.isBlank()) {
       throw new IllegalArgumentException("the default tenant must not be blank");
+    }
+    if (!TenantIdRule.isValid(tenant)) {
+      throw new IllegalArgumentException("the default tenant must be " + TenantIdRule.DESCRIPTION);
     }
     return new MissingTenant(tenant);
   }
@@ -45,7 +49,12 @@ public final class MissingTenant {
       return REJECT;
     }
     if (text.startsWith(DEFAULT_PREFIX) && !text.substring(DEFAULT_PREFIX.length()).isBlank()) {
-      return defaultTenant(text.substring(DEFAULT_PREFIX.length()));
+      String tenant = text.substring(DEFAULT_PREFIX.length());
+      if (!TenantIdRule.isValid(tenant)) {
+        throw new IllegalArgumentException("must be default:<tenant id> with an id of "
+            + TenantIdRule.DESCRIPTION + ", was " + text);
+      }
+      return defaultTenant(tenant);
     }
     throw new IllegalArgumentException("must be reject or default:<tenant id>, was "
         + (text.isEmpty() ? "\"\"" : text));

@@ -11,9 +11,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Who a request is charged to. The id it returns is looked up in {@code tollgate.tenants.overrides},
- * bound to the request's thread ({@link io.tollgate.gate.Tenants}) and hashed before it reaches
- * Redis; it may be any string, a hostile one included.
+ * Who a request is charged to. The filter refuses an id that breaks {@link
+ * io.tollgate.config.TenantIdRule} (400), folds it to lower case with {@code
+ * tollgate.tenants.case-insensitive}, refuses one not listed under {@code overrides} with {@code
+ * known-only} (403), then looks it up in {@code tollgate.tenants.overrides}, binds it to the
+ * request's thread ({@link io.tollgate.gate.Tenants}) and hashes it before it reaches Redis. A
+ * resolver may return any string: the filter, not the resolver, enforces the rule.
  *
  * <pre>{@code
  * TenantResolver.header("X-Tenant-Id")        // the header's value
@@ -60,7 +63,9 @@ public interface TenantResolver {
 
   /**
    * The tenant id of an API key: {@code key:} followed by the base64url SHA-256 of the key (43
-   * characters). Use it to name an API-key tenant in {@code tollgate.tenants.overrides}.
+   * characters). Use it to name an API-key tenant in {@code tollgate.tenants.overrides}. It does not
+   * depend on {@code tollgate.tenants.hash-key}, so overrides survive a change of key; the hash of
+   * this id in Redis keys, spans and logs is keyed like every tenant's.
    */
   static String apiKeyTenant(String apiKey) {
     Objects.requireNonNull(apiKey, "apiKey");

@@ -6,9 +6,11 @@ import io.tollgate.config.ConfigException;
 import io.tollgate.config.Limiters;
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
+import io.tollgate.config.TenantIdRule;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Tenants;
+import io.tollgate.limiter.BoundedSubjects;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limits;
@@ -22,6 +24,7 @@ import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.RateLimitNotice;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.llm.TokenCounter;
+import io.tollgate.telemetry.Decisions;
 import io.tollgate.telemetry.Telemetry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -41,6 +44,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * Inbound per-tenant limiting for web apps that serve LLM-backed endpoints: each request is
@@ -172,18 +176,22 @@ public final class TollgateFilter implements Filter {
     }
     Optional<String> resolved = run.resolver.tenantOf(request).or(run.missingTenant::defaultTenant);
     if (resolved.isEmpty()) {
-      InboundTrace.missingTenant(run.telemetry, run.mode);
-      if (run.mode == Mode.SHADOW) {
-        chain.doFilter(req, res);
-      } else {
-        Answers.send(response, run.missingTenantAnswer);
-      }
+      refuseTenant(run, req, res, chain, Decisions.MISSING_TENANT, run.missingTenantAnswer);
       return;
     }
-    String tenant = resolved.get();
+    if (!TenantIdRule.isValid(resolved.get())) {
+      // the id is neither answered, logged nor traced: it may be a forged log line or 10 KB
+      refuseTenant(run, req, res, chain, Decisions.INVALID_TENANT, run.invalidTenantAnswer);
+      return;
+    }
+    String tenant = run.tenants.normalize(resolved.get());
+    if (run.tenants.knownOnly() && !run.tenants.isKnown(tenant)) {
+      refuseTenant(run, req, res, chain, Decisions.UNKNOWN_TENANT, Answers.unknownTenant());
+      return;
+    }
     request.setAttribute(TENANT_ATTRIBUTE, tenant);
     Limits limits = run.limitsFor(tenant);
-    InboundTrace trace = InboundTrace.start(run.telemetry, run.mode, tenant);
+    InboundTrace trace = InboundTrace.start(run.telemetry, run.mode, run.tenants, tenant);
     if (limits == null) { // this tenant is not limited: only bound, for its outbound calls
       trace.unlimited();
       try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = trace.makeCurrent()) {
@@ -194,6 +202,20 @@ public final class TollgateFilter implements Filter {
       return;
     }
     limited(run, request, response, chain, tenant, limits, trace);
+  }
+
+  /**
+   * A request the filter charges to nobody: refused with {@code answer}, or in shadow mode passed
+   * on as it came, unbound.
+   */
+  private static void refuseTenant(Running run, ServletRequest req, ServletResponse res, FilterChain chain,
+      String decision, SyntheticResponse answer) throws IOException, ServletException {
+    InboundTrace.refusedTenant(run.telemetry, run.mode, decision);
+    if (run.mode == Mode.SHADOW) {
+      chain.doFilter(req, res);
+    } else {
+      Answers.send((HttpServletResponse) res, answer);
+    }
   }
 
   private void limited(Running run, HttpServletRequest request, HttpServletResponse response,
@@ -207,7 +229,7 @@ public final class TollgateFilter implements Filter {
     long tokens = !countsTokens ? 0
         : llmRequest != null ? llmRequest.estimate().totalTokens() : run.unreadEstimate;
 
-    Subject subject = Subject.of(SCOPE, tenant);
+    Subject subject = run.tenants.subject(SCOPE, tenant);
     trace.estimated(llmRequest, tokens);
     long start = System.nanoTime();
     Decision decision = run.limiter.reserve(subject, limits, 1, tokens);
@@ -275,8 +297,14 @@ public final class TollgateFilter implements Filter {
     Running run = running;
     running = null;
     if (run != null && run.ownsLimiter) {
-      run.limiter.close();
+      run.given.close();
     }
+  }
+
+  /** Inbound tenant ids charged on their own now ({@code tenants.max-tracked}); a test probe. */
+  int trackedTenants() {
+    Running run = running;
+    return run == null || run.limiter == null ? 0 : run.limiter.tracked();
   }
 
   /** Configures a filter made in code. */
@@ -357,9 +385,19 @@ public final class TollgateFilter implements Filter {
     }
 
     private void validate() {
-      if (config.mode() != Mode.OFF && config.tenants().isEmpty()) {
+      if (config.mode() == Mode.OFF) {
+        return;
+      }
+      if (config.tenants().isEmpty()) {
         throw new ConfigException(TollgateConfig.ROOT + ".tenants",
             "is required by the servlet filter: it says who each request is charged to and what it may spend");
+      }
+      TenantsConfig tenants = config.tenants().get();
+      Optional<String> fallback = missingTenant.defaultTenant();
+      if (tenants.knownOnly() && fallback.isPresent() && !tenants.isKnown(fallback.get())) {
+        throw new ConfigException(TollgateConfig.ROOT + ".tenants.known-only", "is true, and the tenant that "
+            + "requests without one are charged to (missing-tenant: " + missingTenant + ") is not listed under "
+            + TollgateConfig.ROOT + ".tenants.overrides, so each of them would be refused");
       }
     }
 
@@ -387,11 +425,17 @@ public final class TollgateFilter implements Filter {
   /** Everything a request needs, fixed at {@link #init}. */
   private static final class Running {
     final Mode mode;
-    final RateLimiter limiter;
+    /** The limiter given or made; closed by {@link #destroy()} when {@link #ownsLimiter}. */
+    final RateLimiter given;
+    /** What requests are charged on: {@link #given}, the inbound tenants bounded. Null in mode off. */
+    final BoundedSubjects limiter;
     final boolean ownsLimiter;
+    /** Null in mode off without a tenants section. */
+    final TenantsConfig tenants;
     final TenantResolver resolver;
     final MissingTenant missingTenant;
     final SyntheticResponse missingTenantAnswer;
+    final SyntheticResponse invalidTenantAnswer;
     final int maxBufferedBody;
     final LlmProtocol protocol;
     final Telemetry telemetry;
@@ -404,9 +448,15 @@ public final class TollgateFilter implements Filter {
     final Map<String, Optional<Limits>> overrides = new HashMap<>();
 
     Running(Builder b, RateLimiter limiter, boolean ownsLimiter) {
+      Optional<TenantsConfig> section = b.config.tenants();
       this.mode = b.config.mode();
-      this.limiter = limiter;
+      this.given = limiter;
       this.ownsLimiter = ownsLimiter;
+      this.tenants = section.orElse(null);
+      this.limiter = limiter == null ? null : BoundedSubjects.builder(limiter, SCOPE)
+          .maxTracked(tenants.maxTracked())
+          .pinned(tenants.knownTenants().stream().map(id -> tenants.subject(SCOPE, id)).collect(Collectors.toSet()))
+          .build();
       this.missingTenant = b.missingTenant;
       this.maxBufferedBody = b.maxBufferedBody;
       this.protocol = LlmProtocol.of(b.api);
@@ -414,13 +464,24 @@ public final class TollgateFilter implements Filter {
       this.skip = b.skip;
       this.defaultMaxOutput = b.config.tokens().defaultMaxOutput();
       this.unreadEstimate = defaultMaxOutput + UNREAD_PROMPT_TOKENS;
-      Optional<TenantsConfig> tenants = b.config.tenants();
       this.resolver = b.tenantResolver != null ? b.tenantResolver
-          : tenants.map(TenantResolver::from).orElse(request -> Optional.empty());
-      this.missingTenantAnswer = missingTenantAnswer(b.tenantResolver, tenants);
-      this.baseLimits = tenants.map(TenantsConfig::limits).map(Running::limitsOf).orElse(null);
-      tenants.ifPresent(t -> t.overrides().keySet().forEach(
-          name -> overrides.put(name, Optional.ofNullable(limitsOf(t.limitsFor(name))))));
+          : section.map(TenantResolver::from).orElse(request -> Optional.empty());
+      this.missingTenantAnswer = missingTenantAnswer(b.tenantResolver, section);
+      this.invalidTenantAnswer = Answers.invalidTenant(tenantSource(b.tenantResolver, section));
+      this.baseLimits = section.map(TenantsConfig::limits).map(Running::limitsOf).orElse(null);
+      section.ifPresent(t -> t.knownTenants().forEach(
+          id -> overrides.put(id, Optional.ofNullable(limitsOf(t.limitsFor(id))))));
+    }
+
+    /** Where the tenant id comes from, as an answer names it. */
+    private static String tenantSource(TenantResolver custom, Optional<TenantsConfig> tenants) {
+      if (custom == TenantResolver.principal()) {
+        return "the authenticated user's name";
+      }
+      if (custom != null || tenants.isEmpty() || tenants.get().header().isEmpty()) {
+        return "the tenant id";
+      }
+      return "the " + tenants.get().header().get() + " header";
     }
 
     private static Limits limitsOf(LimitsConfig config) {
@@ -443,7 +504,7 @@ public final class TollgateFilter implements Filter {
           apiKeyHeader.equalsIgnoreCase("Authorization"));
     }
 
-    /** The tenant's limits, or null when it has none. */
+    /** The limits of {@code tenant} (normalized), or null when it has none. */
     Limits limitsFor(String tenant) {
       Optional<Limits> override = overrides.get(tenant);
       return override != null ? override.orElse(null) : baseLimits;

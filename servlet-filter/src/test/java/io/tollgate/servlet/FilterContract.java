@@ -578,22 +578,39 @@ abstract class FilterContract {
   }
 
   @Test
-  void hostileTenantIdsAreDistinctSubjectsAndNeverReachRedisRaw() {
-    String long10k = "x".repeat(10 * 1024);
-    List<String> hostile = List.of("{acme}", "{acme}\n", "acme\r\nX-Injected: 1", "tg:{inbound:x}:s", long10k);
-    for (String tenant : hostile) {
+  void oddTenantIdsAreDistinctSubjectsAndNeverReachRedisRaw() {
+    List<String> odd = List.of("{acme}", "acme}", "tg:{inbound:x}:s", "x".repeat(128));
+    for (String tenant : odd) {
       HttpResponse<String> response = Http.send(Http.json(container.uri(CHAT), CHAT_BODY).header("X-Tenant-Base64",
           Base64.getUrlEncoder().encodeToString(tenant.getBytes(StandardCharsets.UTF_8))));
       assertThat(response.statusCode()).as(tenant).isEqualTo(200);
       assertThat(remainingRequests(response)).as("a fresh bucket for " + tenant).isEqualTo(99);
     }
-    HttpResponse<String> direct = chat(long10k); // 10 KB in a real header, too
+    HttpResponse<String> direct = chat("x".repeat(128)); // in a real header, too
 
     Set<String> keys = redis.jedis().keys("*");
     assertThat(remainingRequests(direct)).isEqualTo(98);
-    assertThat(keys).hasSize(hostile.size())
+    assertThat(keys).hasSize(odd.size())
         .allMatch(key -> key.matches("tg:\\{inbound:[A-Za-z0-9_-]{20}}:s"), "a hashed subject")
         .noneMatch(key -> key.contains("acme") || key.contains("xxxx"));
+  }
+
+  @Test
+  void hostileTenantIdsAreRefusedWith400AndNeverReachRedis() throws Exception {
+    String long10k = "x".repeat(10 * 1024);
+    List<String> hostile = List.of("{acme}\n", "acme\r\nX-Injected: 1", "acme corp", long10k);
+    for (String tenant : hostile) {
+      HttpResponse<String> response = Http.send(Http.json(container.uri(CHAT), CHAT_BODY).header("X-Tenant-Base64",
+          Base64.getUrlEncoder().encodeToString(tenant.getBytes(StandardCharsets.UTF_8))));
+      assertThat(response.statusCode()).as(tenant).isEqualTo(400);
+      assertThat(json(response.body()).at("/error/code").asText()).isEqualTo("invalid_tenant");
+      assertThat(response.body()).doesNotContain("acme", "xxxx");
+    }
+    HttpResponse<String> direct = chat(long10k); // 10 KB in a real header, too
+
+    assertThat(direct.statusCode()).isEqualTo(400);
+    assertThat(header(direct, "x-tenant")).isNull();
+    assertThat(redis.jedis().dbSize()).isZero();
   }
 
   // ---- shadow ------------------------------------------------------------------------------

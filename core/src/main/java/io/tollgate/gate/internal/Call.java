@@ -80,7 +80,7 @@ public final class Call<R> {
     this.llm = streamed.isPresent() ? read.withPromptBySize(streamed.getAsLong()) : read;
     this.deadlineNanos = System.nanoTime() + parts.maxWait().toNanos();
     this.trace = CallTrace.start(parts.telemetry, addressed, llm.modelOrDeployment(), tenant,
-        estimate(), parts.mode() == Mode.SHADOW);
+        parts::tenantHash, estimate(), parts.mode() == Mode.SHADOW);
   }
 
   /**

@@ -34,7 +34,6 @@ import io.opentelemetry.context.Scope;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.JointDecision;
-import io.tollgate.limiter.Subject;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.Usage;
 import io.tollgate.router.BreakerState;
@@ -49,6 +48,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The spans and metrics of one {@link Call}: a {@code tollgate.call} span with a child
@@ -61,11 +61,12 @@ class CallTrace {
 
   private CallTrace() {}
 
+  /** @param tenantHash what the span shows of the tenant: its subject's hash, never the id */
   static CallTrace start(Telemetry telemetry, ProviderConfig addressed, Optional<String> model,
-      Optional<String> tenant, long estimate, boolean shadow) {
+      Optional<String> tenant, Function<String, String> tenantHash, long estimate, boolean shadow) {
     Instruments instruments = telemetry.instruments();
-    return instruments == null ? NONE
-        : new Recording(instruments, telemetry, addressed, model, tenant, estimate, shadow);
+    return instruments == null ? NONE : new Recording(instruments, telemetry, addressed, model,
+        tenant.map(tenantHash), estimate, shadow);
   }
 
   /** Makes the call's span current, so breaker transitions it causes become its events. */
@@ -122,7 +123,7 @@ class CallTrace {
     private boolean finished;
 
     Recording(Instruments instruments, Telemetry telemetry, ProviderConfig addressed,
-        Optional<String> model, Optional<String> tenant, long estimate, boolean shadow) {
+        Optional<String> model, Optional<String> tenantHash, long estimate, boolean shadow) {
       this.instruments = instruments;
       this.telemetry = telemetry;
       this.addressed = addressed.name();
@@ -136,7 +137,7 @@ class CallTrace {
           .setAttribute(TOKENS_RESERVED, estimate)
           .setAttribute(MODE, shadow ? "shadow" : "enforce");
       model.ifPresent(m -> builder.setAttribute(GEN_AI_REQUEST_MODEL, fromOutside(m)));
-      tenant.ifPresent(t -> builder.setAttribute(TENANT_HASH, Subject.of("tenant", t).idHash()));
+      tenantHash.ifPresent(hash -> builder.setAttribute(TENANT_HASH, hash));
       this.span = builder.startSpan();
       this.context = parent.with(span);
     }

@@ -3,7 +3,9 @@ package io.tollgate.gate.internal;
 import io.tollgate.config.Mode;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.ProviderConfig;
+import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.limiter.BoundedSubjects;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
@@ -21,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Everything a call consults, built once per gate: the configuration, the limiter, breakers,
@@ -28,8 +31,15 @@ import java.util.Optional;
  */
 public final class GateParts {
 
+  /** The scope of the tenants' outbound charges. */
+  public static final String TENANT_SCOPE = "tenant";
+
   final TollgateConfig config;
+  /** What calls are charged on: the limiter given, its tenants bounded ({@code tenants.max-tracked}). */
   final RateLimiter limiter;
+  private final RateLimiter given;
+  /** Null when calls are not charged to tenants. */
+  private final TenantsConfig tenants;
   final ProviderBreakers breakers;
   final HealthBoard health;
   final RequestRewriter rewriter = RequestRewriter.of();
@@ -44,7 +54,13 @@ public final class GateParts {
       HealthBoard health, Clock clock, Telemetry telemetry) {
     this.config = config;
     this.telemetry = telemetry;
-    this.limiter = limiter;
+    this.given = limiter;
+    this.tenants = config.tenants().orElse(null);
+    this.limiter = tenants == null ? limiter : BoundedSubjects.builder(limiter, TENANT_SCOPE)
+        .maxTracked(tenants.maxTracked())
+        .pinned(tenants.knownTenants().stream()
+            .map(id -> tenants.subject(TENANT_SCOPE, id)).collect(Collectors.toSet()))
+        .build();
     this.breakers = breakers;
     this.health = health;
     this.clock = clock;
@@ -63,8 +79,9 @@ public final class GateParts {
     return config;
   }
 
+  /** The limiter as given (the tenants' bound is the gate's own). */
   public RateLimiter limiter() {
-    return limiter;
+    return given;
   }
 
   public ProviderBreakers breakers() {
@@ -112,12 +129,17 @@ public final class GateParts {
   List<Charge> charges(String provider, Optional<String> tenant) {
     List<Charge> charges = new ArrayList<>(2);
     providerCharges.get(provider).ifPresent(charges::add);
-    if (tenant.isPresent() && config.tenants().isPresent()) {
-      var limits = config.tenants().get().limitsFor(tenant.get());
+    if (tenant.isPresent() && tenants != null) {
+      var limits = tenants.limitsFor(tenant.get());
       if (!limits.isEmpty()) {
-        charges.add(new Charge(Subject.of("tenant", tenant.get()), limits.toLimits()));
+        charges.add(new Charge(tenants.subject(TENANT_SCOPE, tenant.get()), limits.toLimits()));
       }
     }
     return charges;
+  }
+
+  /** What spans show of {@code tenant}: the hash of its subject, keyed by {@code tenants.hash-key} when set. */
+  String tenantHash(String tenant) {
+    return (tenants != null ? tenants.subject(TENANT_SCOPE, tenant) : Subject.of(TENANT_SCOPE, tenant)).idHash();
   }
 }

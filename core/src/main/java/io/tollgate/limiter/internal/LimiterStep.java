@@ -177,6 +177,22 @@ public final class LimiterStep {
     return longest;
   }
 
+  /**
+   * The longest any state of {@code limits} can take to be full again with no more traffic, in µs:
+   * a token bucket in full debt ({@link #FULL_DEBT_WINDOWS} windows of refill below empty, then one
+   * to fill), a sliding window charged just now (this window and the next). An upper bound for an
+   * idle subject's lifetime, whatever it was charged.
+   */
+  public static long longestUntilFullMicros(Limits limits) {
+    long longest = 0;
+    for (Limit limit : limits.all()) {
+      long windowMicros = limit.windowTicks() * limit.tickMicros();
+      long windows = limit.algorithm() == Algorithm.TOKEN_BUCKET ? FULL_DEBT_WINDOWS + 1 : 2;
+      longest = Math.max(longest, windows * windowMicros);
+    }
+    return longest;
+  }
+
   static long ceilDiv(long x, long y) {
     return -Math.floorDiv(-x, y);
   }

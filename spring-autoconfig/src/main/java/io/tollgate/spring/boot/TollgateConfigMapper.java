@@ -91,6 +91,8 @@ final class TollgateConfigMapper {
     b.limits(under("limits", () -> limits(p.getLimits())));
     p.getOverrides().forEach((tenant, limits) ->
         b.override(tenant, under("overrides." + tenant, () -> limits(limits))));
+    b.caseInsensitive(p.isCaseInsensitive()).knownOnly(p.isKnownOnly()).maxTracked(p.getMaxTracked())
+        .hashKey(p.getHashKey());
     return b.build();
   }
 

@@ -6,6 +6,7 @@ import io.tollgate.config.OnLimit;
 import io.tollgate.config.RedisConfig;
 import io.tollgate.config.LeasesConfig;
 import io.tollgate.config.TelemetryConfig;
+import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TokensConfig;
 import io.tollgate.config.TollgateConfig;
@@ -498,6 +499,18 @@ public class TollgateProperties {
     /** Tenant id to the limit keys that tenant gets instead of the base's; write ids with dots in brackets: overrides[acme.com]. */
     private Map<String, Limits> overrides = new LinkedHashMap<>();
 
+    /** Fold tenant ids (and the ids of overrides) to lower case before they are looked up and hashed, so ACME is acme. */
+    private boolean caseInsensitive = TenantsConfig.DEFAULT_CASE_INSENSITIVE;
+
+    /** Serve only the tenants listed under overrides; the filter refuses any other with a 403 (unknown_tenant). */
+    private boolean knownOnly = TenantsConfig.DEFAULT_KNOWN_ONLY;
+
+    /** How many tenant ids one JVM charges on their own at a time, per direction; beyond them new ids share one overflow bucket with the base limits. Tenants listed under overrides are not counted. */
+    private int maxTracked = TenantsConfig.DEFAULT_MAX_TRACKED;
+
+    /** Secret (at least 16 bytes) that keys the tenant hash in Redis keys, spans and logs (HMAC-SHA256); set it from the environment, e.g. ${TOLLGATE_TENANT_HASH_KEY}. Unset: a plain SHA-256 of the id, which anyone can recompute for a guessed id. */
+    private String hashKey;
+
     public String getHeader() {
       return header;
     }
@@ -528,6 +541,38 @@ public class TollgateProperties {
 
     public void setOverrides(Map<String, Limits> overrides) {
       this.overrides = overrides;
+    }
+
+    public boolean isCaseInsensitive() {
+      return caseInsensitive;
+    }
+
+    public void setCaseInsensitive(boolean caseInsensitive) {
+      this.caseInsensitive = caseInsensitive;
+    }
+
+    public boolean isKnownOnly() {
+      return knownOnly;
+    }
+
+    public void setKnownOnly(boolean knownOnly) {
+      this.knownOnly = knownOnly;
+    }
+
+    public int getMaxTracked() {
+      return maxTracked;
+    }
+
+    public void setMaxTracked(int maxTracked) {
+      this.maxTracked = maxTracked;
+    }
+
+    public String getHashKey() {
+      return hashKey;
+    }
+
+    public void setHashKey(String hashKey) {
+      this.hashKey = hashKey;
     }
   }
 

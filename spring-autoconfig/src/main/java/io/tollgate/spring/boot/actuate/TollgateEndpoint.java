@@ -68,9 +68,10 @@ public class TollgateEndpoint {
   @ReadOperation
   public Map<String, Object> tenant(@Selector String tenant) {
     Map<String, Object> body = new LinkedHashMap<>();
-    Subject outbound = Subject.of("tenant", tenant);
-    body.put("tenant", outbound.idHash());
     TenantsConfig tenants = gate.config().tenants().orElse(null);
+    // the subjects the filter and the gate charge: folded and keyed as the configuration says
+    Subject outbound = tenants != null ? tenants.subject("tenant", tenant) : Subject.of("tenant", tenant);
+    body.put("tenant", outbound.idHash());
     if (tenants == null || tenants.limitsFor(tenant).isEmpty()) {
       body.put("limited", false);
       return body;
@@ -79,7 +80,7 @@ public class TollgateEndpoint {
     body.put("limited", true);
     body.put("limits", limits(config));
     Limits limits = config.toLimits();
-    body.put("inbound", remaining(Subject.of(TollgateFilter.SCOPE, tenant), limits));
+    body.put("inbound", remaining(tenants.subject(TollgateFilter.SCOPE, tenant), limits));
     body.put("outbound", remaining(outbound, limits));
     return body;
   }
