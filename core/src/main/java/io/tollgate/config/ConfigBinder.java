@@ -48,6 +48,7 @@ final class ConfigBinder {
     s.bind("on-limit", text -> Values.oneOf(OnLimit.class, text), b::onLimit);
     s.bind("max-wait", Durations::parse, b::maxWait);
     s.bind("strict", Values::bool, b::strict);
+    s.bindList("credential-headers", b::credentialHeaders);
     b.redis(redis(s.section("redis")));
     Section providers = s.section("providers");
     providers.sections().forEach((name, provider) -> b.provider(provider(providers, name, provider)));

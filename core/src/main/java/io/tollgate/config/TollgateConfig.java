@@ -7,9 +7,11 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Everything under {@code tollgate:}: the one configuration every front end (agent, servlet filter,
@@ -29,6 +31,9 @@ public final class TollgateConfig {
   public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(2);
   public static final boolean DEFAULT_STRICT = false;
 
+  /** An HTTP header name: RFC 9110's token characters. */
+  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
   private final Mode mode;
   private final OnLimit onLimit;
   private final Duration maxWait;
@@ -39,6 +44,7 @@ public final class TollgateConfig {
   private final BreakerConfig breaker;
   private final TokensConfig tokens;
   private final TelemetryConfig telemetry;
+  private final List<String> credentialHeaders;
 
   private TollgateConfig(Builder builder) {
     this.mode = builder.mode;
@@ -51,6 +57,7 @@ public final class TollgateConfig {
     this.breaker = builder.breaker;
     this.tokens = builder.tokens;
     this.telemetry = builder.telemetry;
+    this.credentialHeaders = List.copyOf(builder.credentialHeaders);
   }
 
   /**
@@ -133,6 +140,17 @@ public final class TollgateConfig {
     return telemetry;
   }
 
+  /**
+   * {@code credential-headers}: more headers that hold secrets, lower case, in the order written;
+   * empty by default. Such a header is never sent to another origin than the one the app's call
+   * went to: not to a fallback, not across a redirect. Tollgate sends only known-safe headers there
+   * anyway (see {@code io.tollgate.router.CrossOriginHeaders}); a header named here stays behind
+   * even if that list names it.
+   */
+  public List<String> credentialHeaders() {
+    return credentialHeaders;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TollgateConfig other
@@ -145,13 +163,14 @@ public final class TollgateConfig {
         && Objects.equals(tenants, other.tenants)
         && breaker.equals(other.breaker)
         && tokens.equals(other.tokens)
-        && telemetry.equals(other.telemetry);
+        && telemetry.equals(other.telemetry)
+        && credentialHeaders.equals(other.credentialHeaders);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(mode, onLimit, maxWait, strict, redis, providers, tenants, breaker, tokens,
-        telemetry);
+        telemetry, credentialHeaders);
   }
 
   /** Every setting, API keys and Redis passwords masked: safe to log at start-up. */
@@ -161,6 +180,7 @@ public final class TollgateConfig {
         + ", on-limit=" + Values.name(onLimit)
         + ", max-wait=" + Durations.format(maxWait)
         + ", strict=" + strict
+        + (credentialHeaders.isEmpty() ? "" : ", credential-headers=" + credentialHeaders)
         + ", redis=" + (redis == null ? "in-memory" : redis)
         + ", providers=" + providers
         + (tenants == null ? "" : ", tenants=" + tenants)
@@ -184,6 +204,7 @@ public final class TollgateConfig {
     private BreakerConfig breaker = BreakerConfig.ofDefaults();
     private TokensConfig tokens = TokensConfig.ofDefaults();
     private TelemetryConfig telemetry = TelemetryConfig.ofDefaults();
+    private final List<String> credentialHeaders = new ArrayList<>();
 
     private Builder() {}
 
@@ -243,6 +264,28 @@ public final class TollgateConfig {
 
     public Builder telemetry(TelemetryConfig telemetry) {
       this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+      return this;
+    }
+
+    /**
+     * More headers that hold secrets (header names, any case; kept lower case), replacing any
+     * given before.
+     */
+    public Builder credentialHeaders(List<String> credentialHeaders) {
+      List<String> names = new ArrayList<>(credentialHeaders.size());
+      for (int i = 0; i < credentialHeaders.size(); i++) {
+        String name = credentialHeaders.get(i);
+        if (name == null || !HEADER_NAME.matcher(name).matches()) {
+          throw new ConfigException(ROOT + ".credential-headers[" + i + "]",
+              "must be a header name (letters, digits and !#$%&'*+-.^_`|~), was " + ConfigException.shown(name));
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (!names.contains(lower)) {
+          names.add(lower);
+        }
+      }
+      this.credentialHeaders.clear();
+      this.credentialHeaders.addAll(names);
       return this;
     }
 

@@ -17,6 +17,7 @@ import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.TokenCounter;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.HealthConfig;
 import io.tollgate.router.OutboundRequest;
@@ -90,6 +91,14 @@ public final class Gate implements AutoCloseable {
       return Optional.empty();
     }
     return matcher.match(url);
+  }
+
+  /**
+   * Which headers of a call this gate routes may go to another origin than the one it was sent to:
+   * front ends apply it to a redirect that leaves that origin, so that no credential follows it.
+   */
+  public CrossOriginHeaders crossOriginHeaders() {
+    return parts.crossOrigin();
   }
 
   /** True when some provider lives on {@code host}: the cheapest first filter for the agent. */

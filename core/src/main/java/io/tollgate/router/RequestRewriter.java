@@ -10,11 +10,12 @@ import java.util.Set;
  * changes per pair of APIs is in docs/routing.md.
  *
  * <ul>
- *   <li>Scheme, host, port and base path become the target's; the rest of the path and the query
- *       are kept (Azure deployments and {@code api-version} aside).</li>
- *   <li>Every credential header of the original ({@code authorization}, {@code api-key},
- *       {@code x-api-key}, ...) is removed and the target's own {@code api-key} is set in its style;
- *       a target without one is refused, so one provider's key never reaches another host.</li>
+ *   <li>Scheme, host, port and base path become the target's; the rest of the path is kept (Azure
+ *       deployments aside), and of the query only {@link CrossOriginHeaders#SAFE_QUERY_PARAMETERS}.</li>
+ *   <li>Only the headers {@link CrossOriginHeaders} lets leave are kept (an allow-list: no
+ *       credential of the original, whatever its name), and the target's own {@code api-key} is set
+ *       in its style; a target without one is refused, so one provider's key never reaches another
+ *       host.</li>
  *   <li>{@code model} is mapped through the target's {@code model-map} by replacing only that value
  *       in the JSON body: every other byte is sent as written. A body that is not a JSON object is
  *       sent unchanged.</li>
@@ -32,12 +33,19 @@ public interface RequestRewriter {
   /**
    * The headers a rewritten request carries its target's key in, lower case, one per API style:
    * {@code authorization} (OpenAI, {@code Bearer}), {@code api-key} (Azure OpenAI),
-   * {@code x-api-key} (Anthropic). The original's are removed with every other credential header.
+   * {@code x-api-key} (Anthropic). The original's never go with a rewritten request (see
+   * {@link CrossOriginHeaders}).
    */
   Set<String> CREDENTIAL_HEADERS = Set.of("authorization", "api-key", "x-api-key");
 
+  /** A rewriter with the allow-list alone ({@link CrossOriginHeaders#ofDefaults()}). */
   static RequestRewriter of() {
     return DefaultRequestRewriter.INSTANCE;
+  }
+
+  /** A rewriter that keeps only what {@code leaving} lets go to another origin (with the configured credential headers). */
+  static RequestRewriter of(CrossOriginHeaders leaving) {
+    return DefaultRequestRewriter.of(leaving);
   }
 
   /**

@@ -16,7 +16,8 @@ public final class ApacheHttpClient4InstrumentationModule implements Instrumenta
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(new ClassicHttpClient4Instrumentation(), new ResponseClose4Instrumentation());
+    return List.of(new ClassicHttpClient4Instrumentation(), new ResponseClose4Instrumentation(),
+        new RequestExecutor4Instrumentation());
   }
 
   @Override
@@ -28,6 +29,7 @@ public final class ApacheHttpClient4InstrumentationModule implements Instrumenta
         HELPERS + "Classic4Messages",
         HELPERS + "Classic4Transport",
         HELPERS + "Classic4Transport$ProceedFailure",
-        HELPERS + "Classic4Execution");
+        HELPERS + "Classic4Execution",
+        HELPERS + "OriginGuard4");
   }
 }

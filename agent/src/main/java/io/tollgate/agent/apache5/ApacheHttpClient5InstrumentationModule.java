@@ -19,7 +19,8 @@ public final class ApacheHttpClient5InstrumentationModule implements Instrumenta
 
   @Override
   public List<TypeInstrumentation> typeInstrumentations() {
-    return List.of(new ClassicHttpClient5Instrumentation(), new AsyncHttpClient5Instrumentation());
+    return List.of(new ClassicHttpClient5Instrumentation(), new AsyncHttpClient5Instrumentation(),
+        new ClientBuilder5Instrumentation());
   }
 
   @Override
@@ -39,8 +40,10 @@ public final class ApacheHttpClient5InstrumentationModule implements Instrumenta
         HELPERS + "AsyncAttempt$AppResult",
         HELPERS + "Async5Transport",
         HELPERS + "Async5Transport$Ended",
+        HELPERS + "Async5Transport$Unbinding",
         HELPERS + "Async5Execution",
         HELPERS + "Async5Execution$Delivery",
-        HELPERS + "Async5Execution$Done");
+        HELPERS + "Async5Execution$Done",
+        HELPERS + "OriginGuard5");
   }
 }

@@ -3,6 +3,7 @@ package io.tollgate.agent.jdkhttp;
 import io.tollgate.gate.AsyncTransport;
 import io.tollgate.gate.UsageObserver;
 import io.tollgate.llm.Headers;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,19 +15,27 @@ import java.util.concurrent.CompletableFuture;
  * authenticator, cookies, HTTP version and connection pool): for the provider the app addressed,
  * the app's request with its body replayed from memory; for a fallback, a copy with the plan's
  * URL, headers (the fallback's own credential) and body. The attempt's response is held, its body
- * unread, until the gate decides whether the app gets it ({@link Attempt}).
+ * unread, until the gate decides whether the app gets it ({@link Attempt}). A client that follows
+ * redirects is replaced by its twin that does not, and Tollgate follows them ({@link Redirects}):
+ * no credential leaves the attempt's origin.
  */
 final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
 
   private final HttpClient client;
+  /** {@link #client}, or its twin that follows no redirect when it does. */
+  private final HttpClient sender;
+  private final CrossOriginHeaders leaving;
   private final HttpRequest original;
   private final OutboundRequest outbound;
   private final boolean hasBody;
   /** The last attempt not yet discarded: the app's answer if Tollgate fails after it. */
   private volatile Attempt<T> inHand;
 
-  AttemptTransport(HttpClient client, HttpRequest original, OutboundRequest outbound) {
+  AttemptTransport(HttpClient client, HttpRequest original, OutboundRequest outbound,
+      CrossOriginHeaders leaving) {
     this.client = client;
+    this.sender = Redirects.sender(client);
+    this.leaving = leaving;
     this.original = original;
     this.outbound = outbound;
     this.hasBody = original.bodyPublisher().isPresent();
@@ -34,12 +43,24 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
 
   @Override
   public CompletableFuture<Attempt<T>> send(OutboundRequest plan) {
-    Attempt<T> attempt = new Attempt<>();
     HttpRequest request = requestFor(plan);
-    attempt.sent(JdkHttpHook.ownSend(() -> client.sendAsync(request, attempt)));
+    return send(request, new Redirects(client.followRedirects(), request, leaving));
+  }
+
+  /** {@code request}, then each redirect the app's client would follow, to the last response. */
+  private CompletableFuture<Attempt<T>> send(HttpRequest request, Redirects redirects) {
+    Attempt<T> attempt = new Attempt<>();
+    attempt.sent(JdkHttpHook.ownSend(() -> sender.sendAsync(request, attempt)));
     inHand = attempt;
     // the gate's next step (limiter, breakers: Redis) must not run on the client's I/O thread
-    return attempt.arrived().thenApplyAsync(arrived -> arrived);
+    return attempt.arrived().thenComposeAsync(arrived -> {
+      HttpRequest next = sender == client ? null : redirects.next(request, arrived.info());
+      if (next == null) {
+        return CompletableFuture.completedFuture(arrived);
+      }
+      discard(arrived);
+      return send(next, redirects);
+    });
   }
 
   @Override
@@ -71,7 +92,8 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
       return attempt.arrived().thenCompose(arrived -> arrived.deliver(handler, UsageObserver.none()));
     }
     HttpRequest request = requestFor(outbound);
-    return JdkHttpHook.ownSend(() -> client.sendAsync(request, handler));
+    // a redirect is not followed here: the app gets it rather than a credential leaving
+    return JdkHttpHook.ownSend(() -> sender.sendAsync(request, handler));
   }
 
   /** The app gave up on its future: so does the exchange in flight. */

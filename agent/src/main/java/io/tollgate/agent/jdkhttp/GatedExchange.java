@@ -35,13 +35,13 @@ final class GatedExchange<T> {
   private final OutboundRequest outbound;
   private final AttemptTransport<T> transport;
 
-  private GatedExchange(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler,
-      byte[] body) {
+  private GatedExchange(Gate gate, HttpClient client, HttpRequest request,
+      HttpResponse.BodyHandler<T> handler, byte[] body) {
     this.request = request;
     this.handler = handler;
     this.outbound = OutboundRequest.of(request.method(), request.uri(),
         Headers.of(request.headers().map()), body);
-    this.transport = new AttemptTransport<>(client, request, outbound);
+    this.transport = new AttemptTransport<>(client, request, outbound, gate.crossOriginHeaders());
   }
 
   /**
@@ -90,7 +90,7 @@ final class GatedExchange<T> {
       HttpRequest request, HttpResponse.BodyHandler<T> handler, byte[] body) {
     GatedExchange<T> exchange;
     try {
-      exchange = new GatedExchange<>(client, request, handler, body);
+      exchange = new GatedExchange<>(gate, client, request, handler, body);
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(JdkHttpHook.WHERE, e);
       // the app's body is read: it goes as the copy the client would have sent

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * OkHttp 3.14+, 4.x and 5.x: one application interceptor, first in every client's chain, added
  * where the builders are made; one network interceptor, last in every client's chain, added as
- * each client is made (it keeps a fallback's credential on the fallback's request); and the
+ * each client is made (no credential follows a redirect off a provider's origin, and a fallback's
+ * stays on the fallback's request); and the
  * synchronous {@code execute()} marked as a thread that may wait.
  */
 public final class OkHttpInstrumentationModule implements InstrumentationModule {
@@ -36,7 +37,7 @@ public final class OkHttpInstrumentationModule implements InstrumentationModule 
         HELPERS + "OkHttpMessages",
         HELPERS + "GatedCall",
         HELPERS + "TollgateInterceptor",
-        HELPERS + "FallbackCredentials",
-        HELPERS + "FallbackCredentials$Tag");
+        HELPERS + "OriginGuard",
+        HELPERS + "OriginGuard$Tag");
   }
 }

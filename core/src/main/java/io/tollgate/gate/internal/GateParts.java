@@ -11,6 +11,7 @@ import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.ProviderApi;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.ProviderBreakers;
 import io.tollgate.router.RequestRewriter;
@@ -42,7 +43,8 @@ public final class GateParts {
   private final TenantsConfig tenants;
   final ProviderBreakers breakers;
   final HealthBoard health;
-  final RequestRewriter rewriter = RequestRewriter.of();
+  final CrossOriginHeaders crossOrigin;
+  final RequestRewriter rewriter;
   final Cooldowns cooldowns;
   final Clock clock;
   final Telemetry telemetry;
@@ -65,6 +67,8 @@ public final class GateParts {
     this.health = health;
     this.clock = clock;
     this.cooldowns = new Cooldowns(clock);
+    this.crossOrigin = CrossOriginHeaders.of(config.credentialHeaders());
+    this.rewriter = RequestRewriter.of(crossOrigin);
     for (ProviderApi api : ProviderApi.values()) {
       protocols.put(api, LlmProtocol.of(api, clock));
     }
@@ -94,6 +98,11 @@ public final class GateParts {
 
   public Telemetry telemetry() {
     return telemetry;
+  }
+
+  /** What may go to another origin than a call's: for a rewrite, and for a redirect. */
+  public CrossOriginHeaders crossOrigin() {
+    return crossOrigin;
   }
 
   LlmProtocol protocol(ProviderConfig provider) {

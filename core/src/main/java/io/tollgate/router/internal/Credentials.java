@@ -1,38 +1,28 @@
 package io.tollgate.router.internal;
 
-import io.tollgate.llm.Headers;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.Secret;
+import io.tollgate.llm.Headers;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.RequestRewriter;
 import java.util.Locale;
-import java.util.Set;
 
-/** Which headers a request must lose before it goes to another provider, and the target's own credential. */
+/** The headers a request keeps when it goes to another provider, and the target's own credential. */
 final class Credentials {
-
-  /**
-   * Dropped from every rewritten request, whatever its API: every header that carries a credential
-   * or identifies the app's account (OpenAI rejects a key whose organization differs from
-   * {@code openai-organization}), and the framing headers the client recomputes for the new URL
-   * and body.
-   */
-  static final Set<String> DROPPED = Set.of(
-      "authorization", "proxy-authorization", "api-key", "x-api-key", "ocp-apim-subscription-key",
-      "cookie", "openai-organization", "openai-project",
-      "host", "content-length", "transfer-encoding");
 
   private Credentials() {}
 
-  /** {@code original} without {@link #DROPPED}, then {@code to}'s credential in its API's style. */
-  static Headers forTarget(Headers original, ProviderConfig to, Secret key) {
+  /**
+   * What of {@code original} may leave its origin ({@link CrossOriginHeaders}: never a credential,
+   * nor the framing the client recomputes for the new URL and body), then {@code to}'s credential
+   * in its API's style.
+   */
+  static Headers forTarget(Headers original, ProviderConfig to, Secret key, CrossOriginHeaders leaving) {
     Headers.Builder headers = Headers.builder();
     boolean hasAnthropicVersion = false;
-    for (Headers.Field field : original.fields()) {
-      String name = field.name().toLowerCase(Locale.ROOT);
-      if (!DROPPED.contains(name)) {
-        headers.add(field.name(), field.value());
-        hasAnthropicVersion |= name.equals("anthropic-version");
-      }
+    for (Headers.Field field : leaving.leaving(original).fields()) {
+      headers.add(field.name(), field.value());
+      hasAnthropicVersion |= field.name().toLowerCase(Locale.ROOT).equals("anthropic-version");
     }
     switch (to.api()) {
       case OPENAI -> headers.add("Authorization", "Bearer " + key.reveal());

@@ -2,6 +2,7 @@ package io.tollgate.router.internal;
 
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.Secret;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
 import io.tollgate.router.RequestRewriter;
 import io.tollgate.router.RewriteException;
@@ -10,10 +11,10 @@ import java.net.URI;
 import java.util.Optional;
 import java.util.List;
 
-/** {@link RequestRewriter}: stateless, one instance for all. */
+/** {@link RequestRewriter}: stateless but for the headers it lets leave, one instance per configuration. */
 public final class DefaultRequestRewriter implements RequestRewriter {
 
-  public static final RequestRewriter INSTANCE = new DefaultRequestRewriter();
+  public static final RequestRewriter INSTANCE = new DefaultRequestRewriter(CrossOriginHeaders.ofDefaults());
 
   /**
    * Operations that Azure serves per deployment and OpenAI under {@code /v1} with the same body:
@@ -22,7 +23,16 @@ public final class DefaultRequestRewriter implements RequestRewriter {
    */
   private static final List<String> SHARED_OPERATIONS = List.of("/chat/completions", "/completions", "/embeddings");
 
-  private DefaultRequestRewriter() {}
+  private final CrossOriginHeaders leaving;
+
+  private DefaultRequestRewriter(CrossOriginHeaders leaving) {
+    this.leaving = leaving;
+  }
+
+  /** A rewriter that lets only what {@code leaving} allows go with a request to another provider. */
+  public static RequestRewriter of(CrossOriginHeaders leaving) {
+    return leaving.equals(CrossOriginHeaders.ofDefaults()) ? INSTANCE : new DefaultRequestRewriter(leaving);
+  }
 
   @Override
   public RewrittenRequest rewrite(OutboundRequest request, ProviderConfig from, ProviderConfig to) {
@@ -44,7 +54,7 @@ public final class DefaultRequestRewriter implements RequestRewriter {
         ? fromAzure(request, from, to, path, body)
         : toOpenAiFamilyOrSame(request, from, to, path, body);
     OutboundRequest rewritten = OutboundRequest.of(request.method(), target.uri,
-        Credentials.forTarget(request.headers(), to, key), target.body);
+        Credentials.forTarget(request.headers(), to, key, leaving), target.body);
     return new RewrittenRequest(from.name(), to.name(), rewritten, target.model);
   }
 
@@ -53,7 +63,7 @@ public final class DefaultRequestRewriter implements RequestRewriter {
       OutboundRequest request, ProviderConfig from, ProviderConfig to, String path, ModelField body) {
     Optional<String> model = body.model().map(asked -> mapped(to, asked));
     byte[] newBody = model.map(body::withModel).orElseGet(request::body);
-    String query = request.uri().getRawQuery();
+    String query = safeQuery(request);
     if (!ApiFamilies.isAzure(to)) {
       return new Target(ProviderUris.resolve(to.baseUrl(), path, query), newBody, model);
     }
@@ -70,7 +80,7 @@ public final class DefaultRequestRewriter implements RequestRewriter {
   /** From Azure: the model is the deployment in the path, when there is one. */
   private static Target fromAzure(
       OutboundRequest request, ProviderConfig from, ProviderConfig to, String path, ModelField body) {
-    String query = request.uri().getRawQuery();
+    String query = safeQuery(request);
     Optional<ProviderUris.Deployment> deployment = ProviderUris.azureDeployment(path);
     if (ApiFamilies.isAzure(to)) {
       if (deployment.isEmpty()) {
@@ -97,6 +107,11 @@ public final class DefaultRequestRewriter implements RequestRewriter {
     URI uri = ProviderUris.resolve(to.baseUrl(), "/v1" + deployment.get().operation(),
         ProviderUris.without(query, ProviderUris.API_VERSION));
     return new Target(uri, body.withModelSetTo(model), Optional.of(model));
+  }
+
+  /** The query's parameters that may go to another provider: a key in the query stays behind. */
+  private static String safeQuery(OutboundRequest request) {
+    return ProviderUris.keepOnly(request.uri().getRawQuery(), CrossOriginHeaders.SAFE_QUERY_PARAMETERS);
   }
 
   private static void requireShared(ProviderConfig from, ProviderConfig to, String operation) {

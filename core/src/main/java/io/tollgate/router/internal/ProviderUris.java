@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,6 +56,20 @@ final class ProviderUris {
   static URI resolve(URI base, String relativePath, String rawQuery) {
     return URI.create(base.getScheme() + "://" + base.getRawAuthority() + basePath(base) + relativePath
         + (rawQuery == null || rawQuery.isEmpty() ? "" : "?" + rawQuery));
+  }
+
+  /** The raw query with only the parameters named in {@code names}, in order; null when nothing is left. */
+  static String keepOnly(String rawQuery, Set<String> names) {
+    if (rawQuery == null) {
+      return null;
+    }
+    StringJoiner kept = new StringJoiner("&");
+    for (String parameter : rawQuery.split("&")) {
+      if (!parameter.isEmpty() && names.contains(name(parameter))) {
+        kept.add(parameter);
+      }
+    }
+    return kept.length() == 0 ? null : kept.toString();
   }
 
   /** The raw query without parameter {@code name}; null when nothing is left. */

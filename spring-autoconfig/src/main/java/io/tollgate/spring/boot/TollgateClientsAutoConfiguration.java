@@ -1,8 +1,11 @@
 package io.tollgate.spring.boot;
 
 import io.tollgate.gate.Gate;
+import io.tollgate.spring.boot.client.ReactorRedirectGuard;
 import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
 import io.tollgate.spring.boot.client.WebClientHook;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -77,6 +80,40 @@ public class TollgateClientsAutoConfiguration {
           TollgateClientHttpRequestInterceptor interceptor) {
         return restTemplate -> restTemplate.getInterceptors().add(interceptor);
       }
+    }
+  }
+
+  /**
+   * Redirects of the Reactor Netty clients Boot builds for RestClient, RestTemplate and WebClient:
+   * a provider call's credentials stay on its origin ({@link ReactorRedirectGuard}). Boot's
+   * builder beans are post-processed, so every client made from them gets the guard.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "reactor.netty.http.client.HttpClient")
+  static class ReactorRedirects {
+
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.boot.http.client.ReactorClientHttpRequestFactoryBuilder")
+    static BeanPostProcessor tollgateReactorRequestFactoryRedirects(ObjectProvider<Gate> gate) {
+      return new BeanPostProcessor() {
+        @Override
+        public Object postProcessAfterInitialization(Object bean, String name) {
+          return bean instanceof org.springframework.boot.http.client.ReactorClientHttpRequestFactoryBuilder builder
+              ? builder.withHttpClientCustomizer(new ReactorRedirectGuard(gate::getIfAvailable)) : bean;
+        }
+      };
+    }
+
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.boot.http.client.reactive.ReactorClientHttpConnectorBuilder")
+    static BeanPostProcessor tollgateReactorConnectorRedirects(ObjectProvider<Gate> gate) {
+      return new BeanPostProcessor() {
+        @Override
+        public Object postProcessAfterInitialization(Object bean, String name) {
+          return bean instanceof org.springframework.boot.http.client.reactive.ReactorClientHttpConnectorBuilder builder
+              ? builder.withHttpClientCustomizer(new ReactorRedirectGuard(gate::getIfAvailable)) : bean;
+        }
+      };
     }
   }
 

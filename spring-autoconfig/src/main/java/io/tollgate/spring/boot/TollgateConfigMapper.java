@@ -31,7 +31,8 @@ final class TollgateConfigMapper {
         .mode(p.getMode())
         .onLimit(p.getOnLimit())
         .maxWait(p.getMaxWait())
-        .strict(p.isStrict());
+        .strict(p.isStrict())
+        .credentialHeaders(p.getCredentialHeaders());
     if (p.getRedis() != null) {
       b.redis(under(ROOT + ".redis", () -> redis(p.getRedis())));
     }

@@ -47,6 +47,15 @@ public class TollgateProperties {
   /** Read by the agent only (a bad configuration disables it unless strict); in Spring a bad configuration always fails start-up. */
   private boolean strict = TollgateConfig.DEFAULT_STRICT;
 
+  /**
+   * More headers that hold secrets (a gateway's key, say): never sent to another origin than the
+   * call's, neither to a fallback nor across a redirect, even one the built-in allow-list names. A
+   * call Tollgate reroutes carries only known-safe headers anyway (content-type, accept,
+   * accept-encoding, user-agent, openai-beta, anthropic-version, anthropic-beta, traceparent,
+   * tracestate) and the fallback's own key.
+   */
+  private List<String> credentialHeaders = new ArrayList<>();
+
   /** The agent's configuration file (-Dtollgate.config). Ignored by the starter, which reads these properties instead; accepted so that an app run with the agent still starts. */
   private String config;
 
@@ -115,6 +124,14 @@ public class TollgateProperties {
 
   public void setStrict(boolean strict) {
     this.strict = strict;
+  }
+
+  public List<String> getCredentialHeaders() {
+    return credentialHeaders;
+  }
+
+  public void setCredentialHeaders(List<String> credentialHeaders) {
+    this.credentialHeaders = credentialHeaders;
   }
 
   public String getConfig() {

@@ -249,6 +249,16 @@ class AutoConfigurationTest {
   }
 
   @Test
+  void credentialHeadersReachTheConfigurationLowerCased() {
+    runner.withPropertyValues("tollgate.credential-headers=X-My-Gateway-Key,helicone-auth")
+        .run(context -> assertThat(context.getBean(TollgateConfig.class).credentialHeaders())
+            .containsExactly("x-my-gateway-key", "helicone-auth"));
+    runner.withPropertyValues("tollgate.credential-headers[0]=cf-aig-authorization")
+        .run(context -> assertThat(context.getBean(Gate.class).crossOriginHeaders().credentialHeaders())
+            .containsExactly("cf-aig-authorization"));
+  }
+
+  @Test
   void badValuesFailNamingTheirFullKey() {
     assertFailure(runner.withPropertyValues("tollgate.providers.openai.limits.requests-per-minute=-5"),
         "tollgate.providers.openai.limits.requests-per-minute", "must be > 0, was -5");
@@ -268,6 +278,8 @@ class AutoConfigurationTest {
         "tollgate.tenants.header", "or api-key-header is required when tenants is configured: it says who the tenant is");
     assertFailure(runner.withPropertyValues("tollgate.tenants.header=X-T", "tollgate.tenants.overrides.premium.tokens-per-day=0"),
         "tollgate.tenants.overrides.premium.tokens-per-day", "must be > 0, was 0");
+    assertFailure(runner.withPropertyValues("tollgate.credential-headers[0]=x ok"),
+        "tollgate.credential-headers[0]", "must be a header name (letters, digits and !#$%&'*+-.^_`|~), was x ok");
     assertFailure(webRunner.withPropertyValues("tollgate.filter.missing-tenant=allow"),
         "tollgate.filter.missing-tenant", "must be reject or default:<tenant id>, was allow");
   }

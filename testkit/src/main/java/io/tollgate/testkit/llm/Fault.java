@@ -3,6 +3,7 @@ package io.tollgate.testkit.llm;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -35,7 +36,7 @@ public final class Fault {
 
     private static final int DEFAULT_EVENTS_BEFORE_RESET = 2;
 
-    private enum Kind { NONE, STATUS, OVERLOADED, RATE_LIMITED, RESET_MID_BODY, MALFORMED_JSON, MALFORMED_SSE }
+    private enum Kind { NONE, STATUS, OVERLOADED, RATE_LIMITED, RESET_MID_BODY, MALFORMED_JSON, MALFORMED_SSE, REDIRECT }
 
     private final Kind kind;
     private final int status;
@@ -44,9 +45,16 @@ public final class Fault {
     private final int eventsBeforeReset;
     private final byte[] body;
     private final Duration latency;
+    /** Where a redirect points; null for the other kinds. */
+    private final String location;
 
     private Fault(Kind kind, int status, LimitedDimension dimension, Duration retryAfter, int eventsBeforeReset,
                   byte[] body, Duration latency) {
+        this(kind, status, dimension, retryAfter, eventsBeforeReset, body, latency, null);
+    }
+
+    private Fault(Kind kind, int status, LimitedDimension dimension, Duration retryAfter, int eventsBeforeReset,
+                  byte[] body, Duration latency, String location) {
         this.kind = kind;
         this.status = status;
         this.dimension = dimension;
@@ -54,6 +62,7 @@ public final class Fault {
         this.eventsBeforeReset = eventsBeforeReset;
         this.body = body;
         this.latency = latency;
+        this.location = location;
     }
 
     private static Fault of(Kind kind) {
@@ -123,6 +132,18 @@ public final class Fault {
         return new Fault(Kind.RESET_MID_BODY, 0, null, Duration.ZERO, eventsBeforeReset, null, Duration.ZERO);
     }
 
+    /**
+     * A redirect: {@code status} (301, 302, 303, 307 or 308) with {@code Location: location} and an
+     * empty body, as a provider moved elsewhere (or a hostile one) answers.
+     */
+    public static Fault redirect(int status, String location) {
+        if (status != 301 && status != 302 && status != 303 && status != 307 && status != 308) {
+            throw new IllegalArgumentException("status must be 301, 302, 303, 307 or 308, was " + status);
+        }
+        Objects.requireNonNull(location, "location");
+        return new Fault(Kind.REDIRECT, status, null, Duration.ZERO, 0, null, Duration.ZERO, location);
+    }
+
     /** A 200 {@code application/json} whose body is {@link #MALFORMED_JSON_BODY}. */
     public static Fault malformedJson() {
         return malformedJson(MALFORMED_JSON_BODY);
@@ -149,7 +170,7 @@ public final class Fault {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("latency must be >= 0, was " + delay);
         }
-        return new Fault(kind, status, dimension, retryAfter, eventsBeforeReset, body, delay);
+        return new Fault(kind, status, dimension, retryAfter, eventsBeforeReset, body, delay, location);
     }
 
     /** The added delay before the response headers; zero unless set. */
@@ -178,6 +199,7 @@ public final class Fault {
             case RATE_LIMITED -> api.rateLimited(call, dimension, retryAfter);
             case MALFORMED_JSON -> Reply.json(200, body);
             case MALFORMED_SSE -> Reply.eventStream(List.of(body));
+            case REDIRECT -> new Reply(status, Map.of("location", location), List.of(new byte[0]), false);
         };
     }
 
@@ -200,6 +222,7 @@ public final class Fault {
             case RESET_MID_BODY -> "resetMidStream(" + eventsBeforeReset + ")";
             case MALFORMED_JSON -> "malformedJson()";
             case MALFORMED_SSE -> "malformedSse()";
+            case REDIRECT -> "redirect(" + status + ", " + location + ")";
         };
         return "Fault." + description + (latency.isZero() ? "" : ".withLatency(" + latency + ")");
     }

@@ -98,7 +98,8 @@ public final class Classic4Execution {
     try {
       outbound = OutboundRequest.of(request.getRequestLine().getMethod(), uri,
           Classic4Messages.headersOf(request), bytes);
-      transport = new Classic4Transport(client, target, request, context, outbound);
+      transport = new Classic4Transport(client, target, request, context, outbound,
+          gate.crossOriginHeaders());
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
       return null;

@@ -1,10 +1,13 @@
 package io.tollgate.agent.apache4.helpers;
 
 import io.tollgate.agent.GatedRequests;
+import io.tollgate.agent.ProviderOrigin;
 import io.tollgate.gate.Transport;
 import io.tollgate.llm.Headers;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
 import java.io.IOException;
+import java.net.URI;
 import org.apache.http.HttpEntity;
 import org.apache.http.HttpEntityEnclosingRequest;
 import org.apache.http.HttpHost;
@@ -13,6 +16,7 @@ import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.methods.CloseableHttpResponse;
 import org.apache.http.client.methods.Configurable;
 import org.apache.http.client.methods.RequestBuilder;
+import org.apache.http.client.protocol.HttpClientContext;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.protocol.HttpContext;
 import org.apache.http.util.EntityUtils;
@@ -33,12 +37,14 @@ final class Classic4Transport implements Transport<CloseableHttpResponse> {
   private final HttpRequest original;
   private final HttpContext context;
   private final OutboundRequest outbound;
+  private final CrossOriginHeaders leaving;
   /** The last response not yet discarded: given to the app if our own code fails after it. */
   private CloseableHttpResponse open;
 
   Classic4Transport(CloseableHttpClient client, HttpHost target, HttpRequest original,
-      HttpContext context, OutboundRequest outbound) {
+      HttpContext context, OutboundRequest outbound, CrossOriginHeaders leaving) {
     this.client = client;
+    this.leaving = leaving;
     this.target = target;
     this.original = original;
     this.context = context;
@@ -57,19 +63,32 @@ final class Classic4Transport implements Transport<CloseableHttpResponse> {
     }
     boolean asAddressed = plan == outbound || plan.equals(outbound);
     CloseableHttpResponse response = execute(asAddressed ? target : Classic4Messages.hostOf(plan.uri()),
-        asAddressed ? original : rebuilt(plan));
+        asAddressed ? original : rebuilt(plan), plan.uri());
     open = response;
     return response;
   }
 
-  private CloseableHttpResponse execute(HttpHost host, HttpRequest request) throws IOException {
+  /**
+   * {@code request} through the client, its context naming the origin it goes to: the client may
+   * follow a redirect from there with only the headers that may leave ({@link OriginGuard4}).
+   */
+  private CloseableHttpResponse execute(HttpHost host, HttpRequest request, URI to) throws IOException {
     Boolean outer = SENDING.get();
     SENDING.set(Boolean.TRUE);
+    HttpContext bound = context != null ? context : HttpClientContext.create();
+    Object before = bound.getAttribute(ProviderOrigin.ATTRIBUTE);
+    bound.setAttribute(ProviderOrigin.ATTRIBUTE,
+        ProviderOrigin.of(to.getScheme(), to.getHost(), to.getPort(), leaving));
     try {
-      return client.execute(host, request, context);
+      return client.execute(host, request, bound);
     } catch (RuntimeException e) {
       throw new ProceedFailure(e);
     } finally {
+      if (before == null) {
+        bound.removeAttribute(ProviderOrigin.ATTRIBUTE);
+      } else {
+        bound.setAttribute(ProviderOrigin.ATTRIBUTE, before);
+      }
       if (outer == null) {
         SENDING.remove();
       }
@@ -143,7 +162,7 @@ final class Classic4Transport implements Transport<CloseableHttpResponse> {
   CloseableHttpResponse recover() throws IOException {
     CloseableHttpResponse response = open;
     open = null;
-    return response != null ? response : execute(target, original);
+    return response != null ? response : execute(target, original, outbound.uri());
   }
 
   /** Something further down the app's client threw: rethrown to the app as it was. */

@@ -137,7 +137,8 @@ public final class Async5Execution {
           : OutboundRequest.of(request.request().getMethod(), uri,
               Classic5Messages.headersOf(request.request()), body);
       transport = new Async5Transport(client, target, request.request(), described,
-          streamed ? request.streamed(producer) : null, push, context, outbound);
+          streamed ? request.streamed(producer) : null, push, context, outbound,
+          gate.crossOriginHeaders());
     } catch (URISyntaxException | IOException | RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
       return null; // a repeatable producer was reset: the app's request goes as it was

@@ -1,9 +1,12 @@
 package io.tollgate.agent.apache5.helpers;
 
 import io.tollgate.agent.GatedRequests;
+import io.tollgate.agent.ProviderOrigin;
 import io.tollgate.gate.AsyncTransport;
 import io.tollgate.llm.Headers;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
+import java.net.URI;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -15,6 +18,7 @@ import org.apache.hc.client5.http.async.methods.ConfigurableHttpRequest;
 import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.EntityDetails;
 import org.apache.hc.core5.http.HttpHost;
@@ -31,7 +35,9 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  * memory: the app's request for the provider it addressed, a rebuilt one (URL, headers, body of
  * the plan, the app's request config) for a fallback. A streamed body (not read into memory) goes
  * once, from the app's own producer. Completes with the attempt once its head has arrived;
- * nothing here blocks. Only Tollgate's own hook is skipped ({@link #sending()}).
+ * nothing here blocks. Only Tollgate's own hook is skipped ({@link #sending()}). While an attempt
+ * is under way its context names the origin it went to, so that the client follows a redirect
+ * from there with only the headers that may leave ({@link OriginGuard5}).
  */
 final class Async5Transport implements AsyncTransport<AsyncAttempt> {
 
@@ -45,6 +51,7 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
   private final HandlerFactory<AsyncPushConsumer> push;
   private final HttpContext context;
   private final OutboundRequest outbound;
+  private final CrossOriginHeaders leaving;
   /** For a streamed body: the app's producer until it is handed to the client (once), else null. */
   private final AtomicReference<AsyncRequestProducer> unsentStream;
   private final boolean streamed;
@@ -57,8 +64,10 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
    */
   Async5Transport(CloseableHttpAsyncClient client, HttpHost target, HttpRequest original,
       EntityDetails described, AsyncRequestProducer streamed,
-      HandlerFactory<AsyncPushConsumer> push, HttpContext context, OutboundRequest outbound) {
+      HandlerFactory<AsyncPushConsumer> push, HttpContext context, OutboundRequest outbound,
+      CrossOriginHeaders leaving) {
     this.client = client;
+    this.leaving = leaving;
     this.target = target;
     this.original = original;
     this.described = described;
@@ -94,9 +103,34 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     AsyncRequestProducer producer = asAddressed ? producer(original, plan.body())
         : producer(rebuilt(plan), plan.body());
     AsyncAttempt attempt = new AsyncAttempt(clientFailures);
-    passThrough(client, asAddressed ? target : Classic5Messages.hostOf(plan.uri()), producer,
-        attempt, push, context, new Ended(attempt));
+    HttpContext bound = boundTo(plan.uri());
+    Ended ended = new Ended(attempt, bound);
+    try {
+      passThrough(client, asAddressed ? target : Classic5Messages.hostOf(plan.uri()), producer,
+          attempt, push, bound, ended);
+    } catch (RuntimeException e) {
+      unbind(bound, ended.origin);
+      throw e;
+    }
     return attempt.head();
+  }
+
+  /**
+   * The context of an attempt to {@code uri}: the app's (or a new one), naming that origin until
+   * the attempt ends ({@link #unbind}).
+   */
+  private HttpContext boundTo(URI uri) {
+    HttpContext bound = context != null ? context : HttpClientContext.create();
+    bound.setAttribute(ProviderOrigin.ATTRIBUTE,
+        ProviderOrigin.of(uri.getScheme(), uri.getHost(), uri.getPort(), leaving));
+    return bound;
+  }
+
+  /** The attempt that named its origin in {@code bound} has ended: the next one may have named its own. */
+  private static void unbind(HttpContext bound, Object origin) {
+    if (bound.getAttribute(ProviderOrigin.ATTRIBUTE) == origin) {
+      bound.removeAttribute(ProviderOrigin.ATTRIBUTE);
+    }
   }
 
   /**
@@ -107,7 +141,14 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
    */
   void sendOriginal(byte[] body, AsyncResponseConsumer<Object> consumer,
       FutureCallback<Object> done) {
-    passThrough(client, target, producer(original, body), consumer, push, context, done);
+    HttpContext bound = boundTo(outbound.uri());
+    Unbinding unbinding = new Unbinding(done, bound);
+    try {
+      passThrough(client, target, producer(original, body), consumer, push, bound, unbinding);
+    } catch (RuntimeException e) {
+      unbind(bound, unbinding.origin);
+      throw e;
+    }
   }
 
   /** A streamed body never sent (Tollgate answered instead): its producer's resources freed. */
@@ -165,26 +206,63 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     attempt.discard();
   }
 
-  /** The client's callback for an attempt: a failure before the head fails the attempt. */
-  private final class Ended implements FutureCallback<Object> {
-    private final AsyncAttempt attempt;
+  /** {@code done}, once the origin its request named in {@code bound} is taken out. */
+  private static final class Unbinding implements FutureCallback<Object> {
+    private final FutureCallback<Object> done;
+    private final HttpContext bound;
+    private final Object origin;
 
-    Ended(AsyncAttempt attempt) {
-      this.attempt = attempt;
+    Unbinding(FutureCallback<Object> done, HttpContext bound) {
+      this.done = done;
+      this.bound = bound;
+      this.origin = bound.getAttribute(ProviderOrigin.ATTRIBUTE);
     }
 
     @Override
     public void completed(Object result) {
-      // the response went where the gate sent it
+      unbind(bound, origin);
+      done.completed(result);
     }
 
     @Override
     public void failed(Exception cause) {
+      unbind(bound, origin);
+      done.failed(cause);
+    }
+
+    @Override
+    public void cancelled() {
+      unbind(bound, origin);
+      done.cancelled();
+    }
+  }
+
+  /** The client's callback for an attempt: a failure before the head fails the attempt. */
+  private static final class Ended implements FutureCallback<Object> {
+    private final AsyncAttempt attempt;
+    private final HttpContext bound;
+    private final Object origin;
+
+    Ended(AsyncAttempt attempt, HttpContext bound) {
+      this.attempt = attempt;
+      this.bound = bound;
+      this.origin = bound.getAttribute(ProviderOrigin.ATTRIBUTE);
+    }
+
+    @Override
+    public void completed(Object result) {
+      unbind(bound, origin); // the response went where the gate sent it
+    }
+
+    @Override
+    public void failed(Exception cause) {
+      unbind(bound, origin);
       attempt.exchangeFailed(cause);
     }
 
     @Override
     public void cancelled() {
+      unbind(bound, origin);
       attempt.exchangeFailed(new CancellationException("attempt cancelled"));
     }
   }

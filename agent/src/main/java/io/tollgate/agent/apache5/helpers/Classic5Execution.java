@@ -96,7 +96,8 @@ public final class Classic5Execution {
     try {
       outbound = OutboundRequest.of(request.getMethod(), uri,
           Classic5Messages.headersOf(request), bytes);
-      transport = new Classic5Transport(client, target, request, context, outbound);
+      transport = new Classic5Transport(client, target, request, context, outbound,
+          gate.crossOriginHeaders());
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
       return null;

@@ -1,15 +1,19 @@
 package io.tollgate.agent.apache5.helpers;
 
 import io.tollgate.agent.GatedRequests;
+import io.tollgate.agent.ProviderOrigin;
 import io.tollgate.gate.Transport;
 import io.tollgate.llm.Headers;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
 import java.io.IOException;
+import java.net.URI;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHost;
@@ -32,12 +36,14 @@ final class Classic5Transport implements Transport<CloseableHttpResponse> {
   private final ClassicHttpRequest original;
   private final HttpContext context;
   private final OutboundRequest outbound;
+  private final CrossOriginHeaders leaving;
   /** The last response not yet discarded: given to the app if our own code fails after it. */
   private CloseableHttpResponse open;
 
   Classic5Transport(CloseableHttpClient client, HttpHost target, ClassicHttpRequest original,
-      HttpContext context, OutboundRequest outbound) {
+      HttpContext context, OutboundRequest outbound, CrossOriginHeaders leaving) {
     this.client = client;
+    this.leaving = leaving;
     this.target = target;
     this.original = original;
     this.context = context;
@@ -56,19 +62,33 @@ final class Classic5Transport implements Transport<CloseableHttpResponse> {
     }
     boolean asAddressed = plan == outbound || plan.equals(outbound);
     CloseableHttpResponse response = execute(asAddressed ? target : Classic5Messages.hostOf(plan.uri()),
-        asAddressed ? original : rebuilt(plan));
+        asAddressed ? original : rebuilt(plan), plan.uri());
     open = response;
     return response;
   }
 
-  private CloseableHttpResponse execute(HttpHost host, ClassicHttpRequest request) throws IOException {
+  /**
+   * {@code request} through the client, its context naming the origin it goes to: the client may
+   * follow a redirect from there with only the headers that may leave ({@link OriginGuard5}).
+   */
+  private CloseableHttpResponse execute(HttpHost host, ClassicHttpRequest request, URI to)
+      throws IOException {
     Boolean outer = SENDING.get();
     SENDING.set(Boolean.TRUE);
+    HttpContext bound = context != null ? context : HttpClientContext.create();
+    Object before = bound.getAttribute(ProviderOrigin.ATTRIBUTE);
+    bound.setAttribute(ProviderOrigin.ATTRIBUTE,
+        ProviderOrigin.of(to.getScheme(), to.getHost(), to.getPort(), leaving));
     try {
-      return client.execute(host, request, context);
+      return client.execute(host, request, bound);
     } catch (RuntimeException e) {
       throw new ProceedFailure(e);
     } finally {
+      if (before == null) {
+        bound.removeAttribute(ProviderOrigin.ATTRIBUTE);
+      } else {
+        bound.setAttribute(ProviderOrigin.ATTRIBUTE, before);
+      }
       if (outer == null) {
         SENDING.remove();
       }
@@ -140,7 +160,7 @@ final class Classic5Transport implements Transport<CloseableHttpResponse> {
   CloseableHttpResponse recover() throws IOException {
     CloseableHttpResponse response = open;
     open = null;
-    return response != null ? response : execute(target, original);
+    return response != null ? response : execute(target, original, outbound.uri());
   }
 
   /** Something further down the app's client threw: rethrown to the app as it was. */

@@ -44,8 +44,12 @@ final class GatedCall {
     URI uri;
     try {
       uri = uriOf(request.url());
-      if (gate.providerFor(uri).isEmpty()
-          || (body != null && (isDuplex(body) || body.contentLength() > MAX_BUFFERED_BODY))) {
+      if (gate.providerFor(uri).isEmpty()) {
+        return chain.proceed(request);
+      }
+      // limited or not, a provider's call: no credential follows a redirect off its origin
+      request = OriginGuard.tag(request, gate.crossOriginHeaders());
+      if (body != null && (isDuplex(body) || body.contentLength() > MAX_BUFFERED_BODY)) {
         return chain.proceed(request);
       }
     } catch (RuntimeException | LinkageError e) {

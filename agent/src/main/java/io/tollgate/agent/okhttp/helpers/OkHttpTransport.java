@@ -64,7 +64,7 @@ final class OkHttpTransport implements Transport<Response> {
         .headers(OkHttpMessages.toOkHttp(plan.headers()))
         .method(plan.method(), hasBody ? RequestBody.create(contentType, plan.body()) : null)
         .build();
-    return FallbackCredentials.tag(rebuilt, plan.headers());
+    return OriginGuard.retag(rebuilt, plan.headers());
   }
 
   @Override

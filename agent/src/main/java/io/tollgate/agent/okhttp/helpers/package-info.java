@@ -6,6 +6,7 @@
  * hooks woven into OkHttp's classes. Compiled against OkHttp 3.14 and okio 1.x, whose Java
  * API OkHttp 4 and 5 (Kotlin) keep binary-compatible.
  *
- * <p>Usable without the agent too: {@code builder.addInterceptor(new TollgateInterceptor(gate))}.
+ * <p>Usable without the agent too: {@code builder.addInterceptor(new TollgateInterceptor(gate))},
+ * and {@code OriginGuard.addTo(builder)} after every other network interceptor.
  */
 package io.tollgate.agent.okhttp.helpers;

@@ -41,7 +41,6 @@ public final class ApacheAsync5App {
 
   public static void main(String[] args) throws Exception {
     System.out.println("app started");
-    String key = System.getenv().getOrDefault("APP_KEY", "app-key");
     try (CloseableHttpAsyncClient client = HttpAsyncClients.createDefault()) {
       client.start();
       for (int i = 0; i + 2 < args.length; i += 3) {
@@ -51,11 +50,15 @@ public final class ApacheAsync5App {
         if (!args[i + 2].equals("-")) {
           request.setBody(args[i + 2], ContentType.APPLICATION_JSON);
         }
-        request.setHeader("Authorization", "Bearer " + key);
+        for (String[] header : AppHeaders.all()) {
+          request.setHeader(header[0], header[1]);
+        }
         String line;
         if (mode.equals("upload")) {
           BasicHttpRequest head = new BasicHttpRequest("POST", URI.create(args[i + 1]));
-          head.setHeader("Authorization", "Bearer " + key);
+          for (String[] header : AppHeaders.all()) {
+            head.setHeader(header[0], header[1]);
+          }
           line = describe(client.execute(new BasicRequestProducer(head, new ChunkedJsonProducer(args[i + 2])),
               SimpleResponseConsumer.create(), null).get(30, TimeUnit.SECONDS));
         } else if (mode.equals("stream")) {

@@ -36,7 +36,6 @@ public final class ApacheClassic4App {
 
   public static void main(String[] args) throws Exception {
     System.out.println("app started");
-    String key = System.getenv().getOrDefault("APP_KEY", "app-key");
     try (CloseableHttpClient client = HttpClients.createDefault()) {
       for (int i = 0; i + 2 < args.length; i += 3) {
         String mode = args[i];
@@ -48,7 +47,9 @@ public final class ApacheClassic4App {
           post.setEntity(new StringEntity(args[i + 2], ContentType.APPLICATION_JSON));
           request = post;
         }
-        request.setHeader("Authorization", "Bearer " + key);
+        for (String[] header : AppHeaders.all()) {
+          request.setHeader(header[0], header[1]);
+        }
         String line;
         if (mode.equals("sync")) {
           line = client.execute(request, response -> describe(response, false));

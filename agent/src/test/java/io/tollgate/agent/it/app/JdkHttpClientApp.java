@@ -41,7 +41,8 @@ import java.util.stream.Stream;
  * {@code call N MODE failed=EXCEPTION_CLASS} when the client threw (or its future failed with) an
  * {@code IOException}.
  * {@code -Dapp.http=2} asks the client for HTTP/2 (h2c by upgrade on a cleartext URL), else
- * HTTP/1.1. The key sent is {@code Authorization: Bearer $APP_KEY}.
+ * HTTP/1.1; {@code -Dapp.redirects=normal} has it follow redirects ({@code Redirect.NORMAL}),
+ * else it follows none. The headers sent are those of {@link AppHeaders}.
  */
 public final class JdkHttpClientApp {
 
@@ -53,13 +54,14 @@ public final class JdkHttpClientApp {
         .version("2".equals(System.getProperty("app.http")) ? HttpClient.Version.HTTP_2
             : HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10))
+        .followRedirects("normal".equals(System.getProperty("app.redirects"))
+            ? HttpClient.Redirect.NORMAL : HttpClient.Redirect.NEVER)
         .build();
-    String key = System.getenv().getOrDefault("APP_KEY", "app-key");
     List<Pending> submitted = new ArrayList<>();
     for (int i = 0; i + 2 < args.length; i += 3) {
       int number = i / 3 + 1;
       String mode = args[i];
-      HttpRequest request = request(args[i + 1], args[i + 2], key);
+      HttpRequest request = request(args[i + 1], args[i + 2]);
       if (mode.equals("async")) {
         CompletableFuture<HttpResponse<byte[]>> future =
             client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
@@ -102,10 +104,12 @@ public final class JdkHttpClientApp {
     };
   }
 
-  private static HttpRequest request(String url, String json, String key) {
+  private static HttpRequest request(String url, String json) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-        .timeout(Duration.ofSeconds(20))
-        .header("Authorization", "Bearer " + key);
+        .timeout(Duration.ofSeconds(20));
+    for (String[] header : AppHeaders.all()) {
+      request.header(header[0], header[1]);
+    }
     if (!json.equals("-")) {
       request.header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(json));

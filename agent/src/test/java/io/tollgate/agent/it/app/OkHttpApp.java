@@ -24,7 +24,7 @@ import okhttp3.Response;
  * </pre>
  *
  * Each call prints one line: {@code call N MODE status=200 retry-after=- content-type=... body=BASE64}.
- * The key sent is {@code Authorization: Bearer $APP_KEY}; with {@code APP_TENANT} set, every call
+ * The headers sent are those of {@link AppHeaders}; with {@code APP_TENANT} set, every call
  * is made (and every {@code enqueue} called) with that tenant bound on the main thread. With
  * {@code -Dapp.linger-ms=N} it stays N ms after {@code app done} before it ends, as a service
  * would: long enough for a periodic telemetry export to carry what the calls recorded.
@@ -37,7 +37,6 @@ public final class OkHttpApp {
 
   public static void main(String[] args) throws Exception {
     System.out.println("app started");
-    String key = System.getenv().getOrDefault("APP_KEY", "app-key");
     OkHttpClient client = new OkHttpClient.Builder()
         .readTimeout(20, TimeUnit.SECONDS)
         .build();
@@ -46,9 +45,10 @@ public final class OkHttpApp {
     try (AutoCloseable tenant = tenantId == null ? () -> { } : AppTenant.bind(tenantId)) {
       for (int i = 0; i + 2 < args.length; i += 3) {
         String mode = args[i];
-        Request.Builder request = new Request.Builder()
-            .url(args[i + 1])
-            .header("Authorization", "Bearer " + key);
+        Request.Builder request = new Request.Builder().url(args[i + 1]);
+        for (String[] header : AppHeaders.all()) {
+          request.header(header[0], header[1]);
+        }
         if (!args[i + 2].equals("-")) {
           request.post(RequestBody.create(JSON, args[i + 2]));
         }
