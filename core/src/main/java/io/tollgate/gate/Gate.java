@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
@@ -124,7 +125,7 @@ public final class Gate implements AutoCloseable {
       return new CallResult.Forwarded<>("", transport.send(request), UsageObserver.none(), 1);
     }
     Call<R> call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
-        mayPause, view(transport::status, transport::headers, transport::discard));
+        mayPause, view(transport::status, transport::headers, transport::discard, transport::hold));
     Step<R> step = call.start();
     try {
       while (true) {
@@ -210,7 +211,7 @@ public final class Gate implements AutoCloseable {
       Optional<String> tenant, boolean replayable, AsyncTransport<R> transport) {
     // waits and the jitter of an async call are scheduled, never slept: it may always pause
     return new Call<>(parts, request, provider, tenant, replayable, true,
-        view(transport::status, transport::headers, transport::discard));
+        view(transport::status, transport::headers, transport::discard, transport::hold));
   }
 
   /**
@@ -333,7 +334,7 @@ public final class Gate implements AutoCloseable {
   }
 
   private static <R> ResponseView<R> view(ToIntFunction<R> status,
-      Function<R, Headers> headers, Consumer<R> discard) {
+      Function<R, Headers> headers, Consumer<R> discard, Predicate<R> hold) {
     return new ResponseView<>() {
       @Override
       public int status(R response) {
@@ -348,6 +349,11 @@ public final class Gate implements AutoCloseable {
       @Override
       public void discard(R response) {
         discard.accept(response);
+      }
+
+      @Override
+      public boolean hold(R response) {
+        return hold.test(response);
       }
     };
   }
