@@ -22,14 +22,18 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
   private final HttpRequest original;
   private final OutboundRequest outbound;
   private final boolean hasBody;
+  /** A body held in part, sent once from the app's publisher; null when the body is in memory. */
+  private final HeldRequestBody streamed;
   /** The last attempt not yet discarded: the app's answer if Tollgate fails after it. */
   private volatile Attempt<T> inHand;
 
-  AttemptTransport(HttpClient client, HttpRequest original, OutboundRequest outbound) {
+  AttemptTransport(HttpClient client, HttpRequest original, OutboundRequest outbound,
+      HeldRequestBody streamed) {
     this.client = client;
     this.original = original;
     this.outbound = outbound;
     this.hasBody = original.bodyPublisher().isPresent();
+    this.streamed = streamed;
   }
 
   @Override
@@ -84,7 +88,10 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
 
   HttpRequest requestFor(OutboundRequest plan) {
     if (plan == outbound || plan.equals(outbound)) {
-      return hasBody ? withBody(original, plan.body()) : original;
+      if (!hasBody) {
+        return original;
+      }
+      return streamed != null ? withBody(original, streamed) : withBody(original, plan.body());
     }
     HttpRequest.Builder copy = HttpRequest.newBuilder(original, (name, value) -> false)
         .uri(plan.uri());
@@ -102,8 +109,13 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
     if (request.bodyPublisher().isEmpty()) {
       return request;
     }
+    return withBody(request, HttpRequest.BodyPublishers.ofByteArray(body));
+  }
+
+  /** {@code request} as it is, its body published by {@code body}. */
+  static HttpRequest withBody(HttpRequest request, HttpRequest.BodyPublisher body) {
     return HttpRequest.newBuilder(request, (name, value) -> true)
-        .method(request.method(), HttpRequest.BodyPublishers.ofByteArray(body))
+        .method(request.method(), body)
         .build();
   }
 }

@@ -35,6 +35,7 @@ public final class OkHttpInstrumentationModule implements InstrumentationModule 
         HELPERS + "OkHttpTransport$ProceedFailure",
         HELPERS + "OkHttpMessages",
         HELPERS + "GatedCall",
+        HELPERS + "HeldRequestBody",
         HELPERS + "TollgateInterceptor",
         HELPERS + "FallbackCredentials",
         HELPERS + "FallbackCredentials$Tag");

@@ -45,6 +45,8 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
   private final HandlerFactory<AsyncPushConsumer> push;
   private final HttpContext context;
   private final OutboundRequest outbound;
+  /** {@code tokens.max-buffered-body}: the most of an undecided response's body held. */
+  private final int maxHeld;
   /** For a streamed body: the app's producer until it is handed to the client (once), else null. */
   private final AtomicReference<AsyncRequestProducer> unsentStream;
   private final boolean streamed;
@@ -57,7 +59,8 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
    */
   Async5Transport(CloseableHttpAsyncClient client, HttpHost target, HttpRequest original,
       EntityDetails described, AsyncRequestProducer streamed,
-      HandlerFactory<AsyncPushConsumer> push, HttpContext context, OutboundRequest outbound) {
+      HandlerFactory<AsyncPushConsumer> push, HttpContext context, OutboundRequest outbound,
+      int maxHeld) {
     this.client = client;
     this.target = target;
     this.original = original;
@@ -67,6 +70,7 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     this.push = push;
     this.context = context;
     this.outbound = outbound;
+    this.maxHeld = maxHeld;
   }
 
   static boolean sending() {
@@ -93,7 +97,7 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     boolean asAddressed = plan == outbound || plan.equals(outbound);
     AsyncRequestProducer producer = asAddressed ? producer(original, plan.body())
         : producer(rebuilt(plan), plan.body());
-    AsyncAttempt attempt = new AsyncAttempt(clientFailures);
+    AsyncAttempt attempt = new AsyncAttempt(clientFailures, maxHeld);
     passThrough(client, asAddressed ? target : Classic5Messages.hostOf(plan.uri()), producer,
         attempt, push, context, new Ended(attempt));
     return attempt.head();
