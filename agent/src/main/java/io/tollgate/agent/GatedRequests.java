@@ -4,17 +4,11 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What every client's helpers decide alike, without naming a client type: which bodies are
- * buffered, which headers a rebuilt request leaves to its client, and the reason phrases of
- * Tollgate's own answers.
+ * What every client's helpers decide alike, without naming a client type: which headers a rebuilt
+ * request leaves to its client, and the reason phrases of Tollgate's own answers. (How much of a
+ * body is held: {@link BoundedBody}.)
  */
 public final class GatedRequests {
-
-  /**
-   * A body announced larger than this (a file or audio upload to the provider's host) is not
-   * buffered: the call passes untouched, as a call Tollgate does not limit.
-   */
-  public static final long MAX_BUFFERED_BODY = 16L * 1024 * 1024;
 
   /** Set by the client from the target and the body it sends; copied, they would clash. */
   private static final Set<String> CLIENT_MANAGED = Set.of(

@@ -150,6 +150,7 @@ final class ConfigBinder {
   private static TokensConfig tokens(Section s) {
     TokensConfig.Builder b = TokensConfig.builder();
     s.bind("default-max-output", Values::intNumber, b::defaultMaxOutput);
+    s.bind("max-buffered-body", ByteSizes::parse, b::maxBufferedBody);
     s.finish();
     return s.build(b::build);
   }

@@ -43,6 +43,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
@@ -138,8 +139,8 @@ public final class Gate implements AutoCloseable {
     Call<R> call = null;
     Step<R> step;
     try {
-      call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable,
-          mayPause, view(transport::status, transport::headers, transport::discard));
+      call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable, mayPause,
+          view(transport::status, transport::headers, transport::discard, transport::hold));
       step = call.start();
     } catch (RuntimeException e) {
       if (call != null) {
@@ -233,7 +234,7 @@ public final class Gate implements AutoCloseable {
       Optional<String> tenant, boolean replayable, AsyncTransport<R> transport) {
     // waits and the jitter of an async call are scheduled, never slept: it may always pause
     return new Call<>(parts, request, provider, tenant, replayable, true,
-        view(transport::status, transport::headers, transport::discard));
+        view(transport::status, transport::headers, transport::discard, transport::hold));
   }
 
   /**
@@ -373,7 +374,7 @@ public final class Gate implements AutoCloseable {
   }
 
   private static <R> ResponseView<R> view(ToIntFunction<R> status,
-      Function<R, Headers> headers, Consumer<R> discard) {
+      Function<R, Headers> headers, Consumer<R> discard, Predicate<R> hold) {
     return new ResponseView<>() {
       @Override
       public int status(R response) {
@@ -388,6 +389,11 @@ public final class Gate implements AutoCloseable {
       @Override
       public void discard(R response) {
         discard.accept(response);
+      }
+
+      @Override
+      public boolean hold(R response) {
+        return hold.test(response);
       }
     };
   }

@@ -6,7 +6,10 @@ public enum EstimateBasis {
   TOKENIZER,
   /** Counted with a stand-in tokenizer and scaled (Anthropic: cl100k_base × 1.2, rounded up). */
   APPROXIMATION,
-  /** The body could not be read as JSON: body bytes / 4, rounded up, plus the output cap. */
+  /**
+   * The body was not tokenized (not JSON, or larger than {@code tokens.max-buffered-body}): body
+   * bytes / 4, rounded up, plus the output cap.
+   */
   BODY_SIZE,
   /** The endpoint consumes no tokens (models, files, count_tokens, ...): zero. */
   NONE

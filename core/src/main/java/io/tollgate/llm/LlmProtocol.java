@@ -50,6 +50,19 @@ public interface LlmProtocol {
   LlmRequest readRequest(String path, byte[] body, int offset, int length, long defaultMaxOutput);
 
   /**
+   * Reads a request of which Tollgate holds only the start, the rest streaming to the provider
+   * unread (a body over {@code tokens.max-buffered-body}): the model, output cap and stream flag as
+   * far as {@code prefix} holds them (a setting the prefix does not hold counts as absent: no model,
+   * the {@code defaultMaxOutput} cap), the prompt estimated from the body's size as {@link
+   * TokenEstimate#fromBodySize} does. An endpoint that consumes no tokens stays at zero.
+   *
+   * @param prefix the bytes held: the body's first bytes, possibly none
+   * @param bodyBytes the body's length as far as it is known: its declared length, else the bytes
+   *     seen so far
+   */
+  LlmRequest readRequestPrefix(String path, byte[] prefix, long bodyBytes, long defaultMaxOutput);
+
+  /**
    * A tap for a response body. {@code text/event-stream} is read as SSE and a JSON type as JSON;
    * with no content type the request's {@code streaming} flag decides; any other type is sniffed
    * from its first byte.

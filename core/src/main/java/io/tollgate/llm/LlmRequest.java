@@ -46,9 +46,10 @@ public record LlmRequest(
   }
 
   /**
-   * This request with its prompt estimated from the size of a body that is not read (one the
-   * client streams as the app produces it): bytes / 4, rounded up, as for a body that is not JSON;
-   * the output estimate kept. An endpoint that consumes no tokens stays at zero.
+   * This request with its prompt estimated from the size of a body that is not tokenized (one the
+   * client streams as the app produces it, held in part or not at all): {@link
+   * TokenEstimate#fromBodySize}, the output estimate kept. An endpoint that consumes no tokens stays
+   * at zero.
    */
   public LlmRequest withPromptBySize(long bodyBytes) {
     if (estimate.basis() == EstimateBasis.NONE) {

@@ -33,12 +33,25 @@ public record TokenEstimate(long promptTokens, long outputTokens, EstimateBasis 
   }
 
   /**
-   * The estimate for a body that is not read as JSON (not JSON, or never seen): its bytes / 4,
-   * rounded up, as the prompt, basis {@link EstimateBasis#BODY_SIZE}.
+   * The bytes of a body taken for one prompt token when the body is not tokenized: a token of
+   * English text in the current OpenAI encodings is about four characters, so this is close for
+   * prose, high for JSON punctuation and media (base64 is billed by the image, not its bytes) and
+   * low for text of three-byte characters (CJK); the usage settles the difference.
+   */
+  public static final int BYTES_PER_TOKEN = 4;
+
+  /**
+   * The estimate for a body that is not tokenized (not JSON, larger than {@code
+   * tokens.max-buffered-body}, or never seen): its bytes / {@value #BYTES_PER_TOKEN}, rounded up,
+   * as the prompt (at most {@link #MAX_TOKENS}), basis {@link EstimateBasis#BODY_SIZE}.
    */
   public static TokenEstimate fromBodySize(long bodyBytes, long outputTokens) {
-    return new TokenEstimate((clamp(bodyBytes) + 3) / 4, outputTokens,
-        EstimateBasis.BODY_SIZE, "");
+    return new TokenEstimate(promptTokensOfSize(bodyBytes), outputTokens, EstimateBasis.BODY_SIZE, "");
+  }
+
+  /** ⌈{@code bodyBytes} / {@value #BYTES_PER_TOKEN}⌉, within 0..{@link #MAX_TOKENS}. */
+  public static long promptTokensOfSize(long bodyBytes) {
+    return (clamp(bodyBytes) + BYTES_PER_TOKEN - 1) / BYTES_PER_TOKEN;
   }
 
   /** Prompt plus output, at most {@link #MAX_TOKENS}: the tokens to reserve. */

@@ -5,7 +5,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
  * body that can be sent again (empty for none). Immutable: the body is copied in and out.
  * {@link #toString()} shows neither credentials nor the body.
  *
- * <p>A request made with {@link #withStreamedBody} has a body Tollgate does not hold: the client
- * sends it once, as the app produces it. Its declared length, when known, is all that is read of
- * it (the token estimate by size).
+ * <p>A request made with {@link #withHeldPrefix} or {@link #withStreamedBody} has a body Tollgate
+ * does not hold whole ({@link StreamedBody}): {@link #body()} is only its first bytes (possibly
+ * none), read for the model and the output cap; the client sends the whole body once, as the app
+ * produces it, and its prompt is estimated from its size.
  */
 public final class OutboundRequest {
 
@@ -25,10 +26,10 @@ public final class OutboundRequest {
   private final URI uri;
   private final Headers headers;
   private final byte[] body;
-  /** -1: the body is {@link #body}; else a streamed body's declared length (0: not declared). */
-  private final long streamedLength;
+  /** Null: the body is {@link #body}; else the body streamed, of which {@link #body} is the start. */
+  private final StreamedBody streamed;
 
-  private OutboundRequest(String method, URI uri, Headers headers, byte[] body, long streamedLength) {
+  private OutboundRequest(String method, URI uri, Headers headers, byte[] body, StreamedBody streamed) {
     this.method = Objects.requireNonNull(method, "method");
     this.uri = Objects.requireNonNull(uri, "uri");
     this.headers = Objects.requireNonNull(headers, "headers");
@@ -36,7 +37,7 @@ public final class OutboundRequest {
       throw new IllegalArgumentException("uri must be absolute with a host, was " + redacted(uri));
     }
     this.body = body;
-    this.streamedLength = streamedLength;
+    this.streamed = streamed;
   }
 
   /**
@@ -44,11 +45,11 @@ public final class OutboundRequest {
    */
   public static OutboundRequest of(String method, URI uri, Headers headers, byte[] body) {
     Objects.requireNonNull(body, "body");
-    return new OutboundRequest(method, uri, headers, body.clone(), -1);
+    return new OutboundRequest(method, uri, headers, body.clone(), null);
   }
 
   /**
-   * A request whose body the client streams as the app produces it, never held by Tollgate.
+   * A request whose body the client streams as the app produces it, none of it held by Tollgate.
    *
    * @param declaredLength the body's length as the app declared it ({@code Content-Length}); -1
    *     when it did not (a chunked body)
@@ -56,7 +57,20 @@ public final class OutboundRequest {
    */
   public static OutboundRequest withStreamedBody(String method, URI uri, Headers headers,
       long declaredLength) {
-    return new OutboundRequest(method, uri, headers, new byte[0], Math.max(0, declaredLength));
+    return withHeldPrefix(method, uri, headers, new byte[0], StreamedBody.ofLength(declaredLength));
+  }
+
+  /**
+   * A request of which Tollgate holds only the first bytes of the body, {@code prefix}; the rest
+   * the client streams as the app produces it, counted into {@code body}.
+   *
+   * @throws IllegalArgumentException when {@code uri} is not absolute
+   */
+  public static OutboundRequest withHeldPrefix(String method, URI uri, Headers headers,
+      byte[] prefix, StreamedBody body) {
+    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(body, "body");
+    return new OutboundRequest(method, uri, headers, prefix.clone(), body);
   }
 
   public String method() {
@@ -71,7 +85,7 @@ public final class OutboundRequest {
     return headers;
   }
 
-  /** A copy of the body. */
+  /** A copy of the body; of a {@linkplain #streamedBody() streamed} body, the bytes held. */
   public byte[] body() {
     return body.clone();
   }
@@ -81,16 +95,17 @@ public final class OutboundRequest {
     return ByteBuffer.wrap(body).asReadOnlyBuffer();
   }
 
+  /** Bytes of {@link #body()}. */
   public int bodyLength() {
     return body.length;
   }
 
   /**
-   * For a request made {@link #withStreamedBody}: the length the app declared for the body it
-   * streams (0 when it declared none); empty for a request whose body is {@link #body()}.
+   * For a request made {@link #withHeldPrefix} or {@link #withStreamedBody}: the body streamed,
+   * which Tollgate does not hold whole; empty for a request whose body is {@link #body()}.
    */
-  public OptionalLong streamedBodyLength() {
-    return streamedLength < 0 ? OptionalLong.empty() : OptionalLong.of(streamedLength);
+  public Optional<StreamedBody> streamedBody() {
+    return Optional.ofNullable(streamed);
   }
 
   @Override
@@ -100,18 +115,18 @@ public final class OutboundRequest {
         && uri.equals(other.uri)
         && headers.equals(other.headers)
         && Arrays.equals(body, other.body)
-        && streamedLength == other.streamedLength;
+        && streamed == other.streamed;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(method, uri, headers, Arrays.hashCode(body), streamedLength);
+    return Objects.hash(method, uri, headers, Arrays.hashCode(body), System.identityHashCode(streamed));
   }
 
   @Override
   public String toString() {
-    return method + " " + redacted(uri) + " " + headers + (streamedLength < 0
-        ? " (" + body.length + " bytes)" : " (a streamed body of " + streamedLength + " bytes)");
+    return method + " " + redacted(uri) + " " + headers + (streamed == null
+        ? " (" + body.length + " bytes)" : " (" + streamed + ", " + body.length + " bytes held)");
   }
 
   private static String redacted(URI uri) {

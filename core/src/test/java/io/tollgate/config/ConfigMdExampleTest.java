@@ -172,7 +172,7 @@ class ConfigMdExampleTest {
         + " model-map={gpt-4o=gpt-4o-mini}}},"
         + " tenants={header=X-Tenant-Id, limits={requests-per-minute=60, tokens-per-minute=40000,"
         + " tokens-per-day=1000000}, overrides={premium={requests-per-minute=600}}},"
-        + " breaker={failures=3, window=10s, open-for=30s, max-open-for=5m}, tokens={default-max-output=1024}}");
+        + " breaker={failures=3, window=10s, open-for=30s, max-open-for=5m}, tokens={default-max-output=1024, max-buffered-body=1MB}}");
     assertThat(config.toString()).doesNotContain(Loaders.OPENAI_KEY, Loaders.BACKUP_KEY);
   }
 

@@ -18,6 +18,8 @@ final class HeldBodyStream extends ServletInputStream {
   private final ServletInputStream rest;
   private final InboundRequest request;
   private int position;
+  /** Bytes read from {@link #rest}: read by the filter's settle from another thread. */
+  private volatile long restRead;
   /** Read calls made, for the delivery loop: an app that stops reading is not called again. */
   private long reads;
   private ReadListener listener;
@@ -35,7 +37,14 @@ final class HeldBodyStream extends ServletInputStream {
     if (position < length) {
       return held[position++] & 0xff;
     }
-    return rest == null ? -1 : rest.read();
+    if (rest == null) {
+      return -1;
+    }
+    int b = rest.read();
+    if (b >= 0) {
+      restRead++;
+    }
+    return b;
   }
 
   @Override
@@ -51,7 +60,14 @@ final class HeldBodyStream extends ServletInputStream {
       position += n;
       return n;
     }
-    return rest == null ? -1 : rest.read(b, off, len);
+    if (rest == null) {
+      return -1;
+    }
+    int n = rest.read(b, off, len);
+    if (n > 0) {
+      restRead += n;
+    }
+    return n;
   }
 
   @Override
@@ -118,5 +134,10 @@ final class HeldBodyStream extends ServletInputStream {
   /** Bytes held in memory. */
   int heldBytes() {
     return length;
+  }
+
+  /** Bytes the app has read past the held ones. */
+  long restRead() {
+    return restRead;
   }
 }

@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * One admitted request, from its reservation to its settle: shown the response body as the app
@@ -42,13 +43,21 @@ final class InboundCall implements AsyncListener {
   /** A GET, a HEAD or an empty body: answered without usage, it costs no tokens. */
   private final boolean bodiless;
   private final InboundTrace trace;
+  /** See the constructor; null when the estimate does not change once the body is read. */
+  private final LongSupplier readSoFar;
   private final AtomicBoolean settled = new AtomicBoolean();
   /** Made at the first byte, when the response's content type is known; guarded by this. */
   private UsageTap tap;
 
+  /**
+   * @param readSoFar for a body held in part whose length was not declared: the bytes of it known
+   *     so far (held, and read by the app), for the settle of an answer without usage; else null
+   */
   InboundCall(RateLimiter limiter, Reservation reservation, LlmProtocol protocol, LlmRequest request,
-      HttpServletResponse response, boolean observe, boolean bodiless, InboundTrace trace) {
+      HttpServletResponse response, boolean observe, boolean bodiless, InboundTrace trace,
+      LongSupplier readSoFar) {
     this.trace = trace;
+    this.readSoFar = readSoFar;
     this.limiter = limiter;
     this.reservation = reservation;
     this.protocol = protocol;
@@ -65,7 +74,8 @@ final class InboundCall implements AsyncListener {
     }
     if (tap == null) {
       String contentType = response.getContentType();
-      tap = request != null ? protocol.newUsageTap(contentType, request) : protocol.newUsageTap(contentType, false);
+      LlmRequest read = asRead();
+      tap = read != null ? protocol.newUsageTap(contentType, read) : protocol.newUsageTap(contentType, false);
     }
     tap.onBytes(b, off, len);
   }
@@ -117,7 +127,8 @@ final class InboundCall implements AsyncListener {
         usage = tap.result();
       }
     }
-    long tokens = tokensToSettle(usage, response.getStatus(), failure != null, bodiless, reservation.tokens());
+    long estimate = readSoFar == null ? reservation.tokens() : asRead().estimate().totalTokens();
+    long tokens = tokensToSettle(usage, response.getStatus(), failure != null, bodiless, estimate);
     try {
       limiter.settle(reservation, tokens);
     } catch (RuntimeException e) {
@@ -125,6 +136,18 @@ final class InboundCall implements AsyncListener {
       LOG.log(Level.WARNING, "settling " + reservation + " with " + tokens + " tokens failed", e);
     }
     trace.settled(usage, tokens, response.getStatus(), failure);
+  }
+
+  /**
+   * The request as far as the app has read it: a chunked body held in part is estimated again by
+   * the bytes read so far (all of them once the app has read it), never below its reserve.
+   */
+  private LlmRequest asRead() {
+    if (readSoFar == null || request == null) {
+      return request;
+    }
+    LlmRequest sized = request.withPromptBySize(readSoFar.getAsLong());
+    return sized.estimate().totalTokens() < request.estimate().totalTokens() ? request : sized;
   }
 
   /** The rule of the class comment. */

@@ -17,10 +17,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The request as the app sees it behind the filter. When the body is JSON of a known size up to
- * the cap (or chunked and ending within it), the filter reads it whole to estimate its tokens and
- * this wrapper hands the same bytes back, by stream or by reader; any other body is never read by
- * the filter. A chunked body that outgrows the cap is held only up to the cap, then streamed.
+ * The request as the app sees it behind the filter. A JSON body is read up to the cap ({@code
+ * tokens.max-buffered-body}, or the filter's {@code max-buffered-body}): whole when it ends
+ * within the cap, to estimate its tokens; of a larger one (declared larger, or chunked and
+ * outgrowing it) only the first cap + 1 bytes are held, read for its model and output cap, and the
+ * rest streams to the app from the container. Either way this wrapper hands the app the same
+ * bytes, by stream or by reader. Any other body is never read by the filter.
  *
  * <p>It also starts asynchronous processing with the filter's own response, so that an app that
  * writes through {@code AsyncContext.getResponse()} on another thread is still observed, and
@@ -32,6 +34,8 @@ final class InboundRequest extends HttpServletRequestWrapper {
   private final int heldLength;
   /** True when {@link #held} is the whole body. */
   private final boolean whole;
+  /** True for a JSON body the filter reads (in part when larger than the cap). */
+  private final boolean json;
 
   private HeldBodyStream stream;
   private BufferedReader reader;
@@ -43,39 +47,45 @@ final class InboundRequest extends HttpServletRequestWrapper {
   private volatile boolean asyncStartedHere;
   private TenantAsyncContext asyncContext;
 
-  private InboundRequest(HttpServletRequest request, byte[] held, int heldLength, boolean whole) {
+  private InboundRequest(HttpServletRequest request, byte[] held, int heldLength, boolean whole,
+      boolean json) {
     super(request);
     this.held = held;
     this.heldLength = heldLength;
     this.whole = whole;
+    this.json = json;
   }
 
   /** A wrapper that leaves the body to the container: the filter reads none of it. */
   static InboundRequest streamed(HttpServletRequest request) {
-    return new InboundRequest(request, null, 0, false);
+    return new InboundRequest(request, null, 0, false, false);
   }
 
   /**
-   * Reads a JSON body of at most {@code maxHeld} bytes; any other body is left to stream.
+   * Reads a JSON body up to {@code maxHeld} bytes (one more when it is larger, to know that it
+   * is); any other body is left to stream.
    *
    * @throws IOException when the client fails while sending it (as the app's own read would)
    */
   static InboundRequest reading(HttpServletRequest request, int maxHeld) throws IOException {
     long declared = request.getContentLengthLong();
-    if (!isJson(request.getContentType()) || declared == 0 || declared > maxHeld) {
+    if (!isJson(request.getContentType()) || declared == 0) {
       return streamed(request);
     }
-    ServletInputStream in = request.getInputStream();
-    if (declared > 0) {
-      byte[] body = in.readNBytes((int) declared);
-      return new InboundRequest(request, body, body.length, true);
+    if (maxHeld == 0) {
+      return new InboundRequest(request, null, 0, false, true); // read for its size alone
     }
-    // Chunked: read one byte past the cap to learn whether the body ends within it.
+    ServletInputStream in = request.getInputStream();
+    if (declared > 0 && declared <= maxHeld) {
+      byte[] body = in.readNBytes((int) declared);
+      return new InboundRequest(request, body, body.length, true, true);
+    }
+    // Chunked, or declared larger than the cap: read one byte past the cap.
     byte[] prefix = in.readNBytes(maxHeld + 1);
     if (prefix.length == 0) {
       return streamed(request);
     }
-    return new InboundRequest(request, prefix, prefix.length, prefix.length <= maxHeld);
+    return new InboundRequest(request, prefix, prefix.length, prefix.length <= maxHeld, true);
   }
 
   /** {@code application/json}, {@code application/*+json}, with or without parameters. */
@@ -88,12 +98,40 @@ final class InboundRequest extends HttpServletRequestWrapper {
     return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
   }
 
-  /** The whole body, when the filter holds it: what the token estimate reads. */
-  Optional<byte[]> wholeBody() {
-    if (!whole) {
-      return Optional.empty();
+  /** True for a JSON body the filter read, whole or in part. */
+  boolean json() {
+    return json;
+  }
+
+  /** True when the filter holds the whole body. */
+  boolean whole() {
+    return whole;
+  }
+
+  /** The bytes held: the whole body, or the first of a larger one (none for a cap of 0). */
+  byte[] heldBody() {
+    if (held == null) {
+      return new byte[0];
     }
-    return Optional.of(held.length == heldLength ? held : java.util.Arrays.copyOf(held, heldLength));
+    return held.length == heldLength ? held : java.util.Arrays.copyOf(held, heldLength);
+  }
+
+  /**
+   * The body's length as far as it is known now: the declared one, else the bytes held plus those
+   * the app has read of the rest.
+   */
+  long knownLength() {
+    long declared = getContentLengthLong();
+    if (declared >= 0) {
+      return declared;
+    }
+    HeldBodyStream read = stream;
+    return heldLength + (read == null ? 0 : read.restRead());
+  }
+
+  /** True when the body's length was not declared (chunked). */
+  boolean lengthUndeclared() {
+    return getContentLengthLong() < 0;
   }
 
   /** Bytes of the body held in memory: 0 when streamed, the cap plus one at most. A test probe. */

@@ -7,6 +7,7 @@ import static io.tollgate.servlet.TollgateFilter.MAX_MAX_BUFFERED_BODY;
 import static io.tollgate.servlet.TollgateFilter.MISSING_TENANT_PARAM;
 import static io.tollgate.servlet.TollgateFilter.TENANT_FROM_PARAM;
 
+import io.tollgate.config.ByteSizes;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.llm.ProviderApi;
 import jakarta.servlet.FilterConfig;
@@ -86,15 +87,15 @@ final class InitParams {
 
   private static int bytes(String value) {
     try {
-      long parsed = Long.parseLong(value.trim());
-      if (parsed >= 0 && parsed <= MAX_MAX_BUFFERED_BODY) {
+      long parsed = ByteSizes.parse(value);
+      if (parsed <= MAX_MAX_BUFFERED_BODY) {
         return (int) parsed;
       }
-    } catch (NumberFormatException e) {
+    } catch (IllegalArgumentException e) {
       // reported below, with the accepted range
     }
-    throw new IllegalArgumentException("must be a number of bytes from 0 to " + MAX_MAX_BUFFERED_BODY
-        + ", was " + shown(value));
+    throw new IllegalArgumentException("must be a size from 0 to " + ByteSizes.format(MAX_MAX_BUFFERED_BODY)
+        + " (1048576, 512KB, 1MB), was " + shown(value));
   }
 
   private static String shown(String value) {

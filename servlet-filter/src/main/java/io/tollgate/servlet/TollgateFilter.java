@@ -8,6 +8,8 @@ import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.TenantIdRule;
 import io.tollgate.config.TenantsConfig;
+import io.tollgate.config.TokensConfig;
+import io.tollgate.config.ByteSizes;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.BoundedSubjects;
@@ -77,18 +79,22 @@ public final class TollgateFilter implements Filter {
   public static final String MISSING_TENANT_PARAM = "missing-tenant";
   /** Init-param: {@code config} (default: {@code tollgate.tenants}' header or API key) or {@code principal}. */
   public static final String TENANT_FROM_PARAM = "tenant-from";
-  /** Init-param: the largest JSON body, in bytes, read for its token estimate; default 1 MiB, 0 reads none. */
+  /**
+   * Init-param: the most bytes of a JSON body held to estimate it, a size such as {@code 1MB},
+   * {@code 512KB} or a number of bytes; default {@code tokens.max-buffered-body} (1 MiB unless
+   * configured). A larger body is held only that far and estimated by its size.
+   */
   public static final String MAX_BUFFERED_BODY_PARAM = "max-buffered-body";
   /** Init-param: the API the app's endpoints speak, {@code openai} (default), {@code azure-openai} or {@code anthropic}. */
   public static final String API_PARAM = "api";
 
-  public static final int DEFAULT_MAX_BUFFERED_BODY = 1 << 20;
+  /** {@code tokens.max-buffered-body}'s default: 1 MiB. */
+  public static final int DEFAULT_MAX_BUFFERED_BODY = TokensConfig.DEFAULT_MAX_BUFFERED_BODY;
   /** The largest {@code max-buffered-body} accepted: 64 MiB. */
-  public static final int MAX_MAX_BUFFERED_BODY = 64 << 20;
+  public static final int MAX_MAX_BUFFERED_BODY = TokensConfig.MAX_MAX_BUFFERED_BODY;
   /**
-   * The prompt tokens charged for a body the filter did not read (not JSON, larger than
-   * {@code max-buffered-body}, or none), on top of {@code tokens.default-max-output}; the settle
-   * corrects both.
+   * The prompt tokens charged for a body the filter does not read (not JSON, or none), on top of
+   * {@code tokens.default-max-output}; the settle corrects both.
    */
   public static final long UNREAD_PROMPT_TOKENS = 128;
   /**
@@ -254,7 +260,8 @@ public final class TollgateFilter implements Filter {
     boolean bodiless = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
         || request.getContentLengthLong() == 0;
     InboundCall call = new InboundCall(run.limiter, decision.reservation().orElseThrow(), run.protocol,
-        llmRequest, response, countsTokens, bodiless, trace);
+        llmRequest, response, countsTokens, bodiless, trace,
+        llmRequest != null && inbound.lengthUndeclared() && !inbound.whole() ? inbound::knownLength : null);
     List<Headers.Field> headers = run.mode == Mode.ENFORCE
         ? Answers.limitHeaders(run.protocol, decision, tokens)
         : List.of(); // shadow: the client sees what it would see without Tollgate
@@ -313,7 +320,8 @@ public final class TollgateFilter implements Filter {
     private RateLimiter limiter;
     private TenantResolver tenantResolver;
     private MissingTenant missingTenant = MissingTenant.reject();
-    private int maxBufferedBody = DEFAULT_MAX_BUFFERED_BODY;
+    /** Null: {@code tokens.max-buffered-body}. */
+    private Integer maxBufferedBody;
     private ProviderApi api = ProviderApi.OPENAI;
     private Telemetry telemetry = Telemetry.global();
     private Predicate<HttpServletRequest> skip = request -> false;
@@ -340,11 +348,15 @@ public final class TollgateFilter implements Filter {
       return this;
     }
 
-    /** The largest JSON body read for its estimate, in bytes; 0 reads none. Default 1 MiB. */
+    /**
+     * The most bytes of a JSON body held to estimate it, 0 to 64 MiB; default {@code
+     * tokens.max-buffered-body}. A larger body is held only that far and estimated by its size; 0
+     * holds none of a body, estimating every JSON body by its declared size.
+     */
     public Builder maxBufferedBody(int bytes) {
       if (bytes < 0 || bytes > MAX_MAX_BUFFERED_BODY) {
-        throw new IllegalArgumentException(MAX_BUFFERED_BODY_PARAM + " must be a number of bytes from 0 to "
-            + MAX_MAX_BUFFERED_BODY + ", was " + bytes);
+        throw new IllegalArgumentException(MAX_BUFFERED_BODY_PARAM + " must be from 0 to "
+            + ByteSizes.format(MAX_MAX_BUFFERED_BODY) + ", was " + ByteSizes.format(bytes));
       }
       this.maxBufferedBody = bytes;
       return this;
@@ -458,7 +470,8 @@ public final class TollgateFilter implements Filter {
           .pinned(tenants.knownTenants().stream().map(id -> tenants.subject(SCOPE, id)).collect(Collectors.toSet()))
           .build();
       this.missingTenant = b.missingTenant;
-      this.maxBufferedBody = b.maxBufferedBody;
+      this.maxBufferedBody = b.maxBufferedBody != null ? b.maxBufferedBody
+          : b.config.tokens().maxBufferedBody();
       this.protocol = LlmProtocol.of(b.api);
       this.telemetry = b.telemetry;
       this.skip = b.skip;
@@ -510,18 +523,28 @@ public final class TollgateFilter implements Filter {
       return override != null ? override.orElse(null) : baseLimits;
     }
 
-    /** What the held body asks for; null when the filter did not read one. */
+    /**
+     * What the held body asks for; null when the filter did not read one. A body held only in part
+     * gives its model and output cap as far as the held bytes have them, and its prompt by its
+     * size ({@link LlmProtocol#readRequestPrefix}): no more than the cap is read, and no more than
+     * the core's budget of characters tokenized.
+     */
     LlmRequest read(InboundRequest inbound, HttpServletRequest request) {
-      Optional<byte[]> body = inbound.wholeBody();
-      if (body.isEmpty()) {
+      if (!inbound.json()) {
         return null;
       }
-      LlmRequest read = protocol.readRequest(request.getRequestURI(), body.get(), defaultMaxOutput);
+      LlmRequest read = read(request.getRequestURI(), inbound);
       if (read.endpoint() == LlmEndpoint.OTHER) {
         // The app's own path (/api/ask): the filter is mapped onto LLM-backed URLs, so read it as chat.
-        read = protocol.readRequest(CHAT_PATH, body.get(), defaultMaxOutput);
+        read = read(CHAT_PATH, inbound);
       }
       return read;
+    }
+
+    private LlmRequest read(String path, InboundRequest inbound) {
+      return inbound.whole()
+          ? protocol.readRequest(path, inbound.heldBody(), defaultMaxOutput)
+          : protocol.readRequestPrefix(path, inbound.heldBody(), inbound.knownLength(), defaultMaxOutput);
     }
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.ProviderApi;
+import io.tollgate.llm.TokenCounter;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
@@ -48,6 +49,8 @@ abstract class FilterContract {
   /** tokens.default-max-output (100) + TollgateFilter.UNREAD_PROMPT_TOKENS (128). */
   static final long UNREAD_ESTIMATE = 228;
   static final long DAILY_TOKENS = 10_000;
+  /** The tenant {@code bulk}'s tokens a day, for bodies of megabytes charged by their size. */
+  static final long BULK_TOKENS = 100_000_000;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -170,29 +173,58 @@ abstract class FilterContract {
   }
 
   @Test
-  void aJsonBodyOverTheCapStreamsThroughUnheld() {
+  void aJsonBodyOverTheCapIsHeldOnlyUpToTheCapAndChargedByItsDeclaredSize() {
     byte[] body = largeJson(2 << 20);
 
     HttpResponse<String> response = Http.send(
-        Http.post(container.uri("/echo/x"), "application/json", body).header("X-Tenant-Id", "acme"));
-
-    assertThat(header(response, "x-body-length")).isEqualTo(Integer.toString(body.length));
-    assertThat(header(response, "x-body-sha256")).isEqualTo(sha256(body));
-    assertThat(header(response, "x-held-bytes")).isEqualTo("0");
-    assertThat(remainingTokens(response)).isEqualTo(DAILY_TOKENS - UNREAD_ESTIMATE);
-  }
-
-  @Test
-  void aChunkedJsonBodyOverTheCapIsHeldOnlyUpToTheCap() {
-    byte[] body = largeJson(2 << 20);
-
-    HttpResponse<String> response = Http.send(Http.postChunked(container.uri("/echo/x"), "application/json",
-        () -> new ByteArrayInputStream(body)).header("X-Tenant-Id", "acme"));
+        Http.post(container.uri("/echo/x"), "application/json", body).header("X-Tenant-Id", "bulk"));
 
     assertThat(header(response, "x-body-length")).isEqualTo(Integer.toString(body.length));
     assertThat(header(response, "x-body-sha256")).isEqualTo(sha256(body));
     assertThat(header(response, "x-held-bytes")).isEqualTo(Integer.toString((1 << 20) + 1));
-    assertThat(remainingTokens(response)).isEqualTo(DAILY_TOKENS - UNREAD_ESTIMATE);
+    assertThat(remainingTokens(response)).as("bytes / 4 rounded up, and the default output")
+        .isEqualTo(BULK_TOKENS - ((body.length + 3) / 4 + 100));
+  }
+
+  @Test
+  void aChunkedJsonBodyOverTheCapIsHeldOnlyUpToTheCapAndSettledByEveryByteRead() {
+    byte[] body = largeJson(2 << 20);
+
+    HttpResponse<String> response = Http.send(Http.postChunked(container.uri("/echo/x"), "application/json",
+        () -> new ByteArrayInputStream(body)).header("X-Tenant-Id", "bulk"));
+
+    assertThat(header(response, "x-body-length")).isEqualTo(Integer.toString(body.length));
+    assertThat(header(response, "x-body-sha256")).isEqualTo(sha256(body));
+    assertThat(header(response, "x-held-bytes")).isEqualTo(Integer.toString((1 << 20) + 1));
+    long reserved = ((1 << 20) + 1 + 3) / 4 + 100;
+    assertThat(remainingTokens(response)).as("the cap + 1 bytes held, / 4 rounded up, and the default output")
+        .isEqualTo(BULK_TOKENS - reserved);
+    long settled = (body.length + 3) / 4 + 100;
+    assertThat(remainingTokens(chat("bulk"))).as("settled by every byte the app read")
+        .isEqualTo(BULK_TOKENS - settled - ESTIMATE);
+  }
+
+  @Test
+  void aFiveMegabyteBodyWithinAWiderCapHasOnly64KiCharactersTokenized() {
+    String head = "The quick brown fox jumps over the lazy dog. ".repeat(3_000);
+    String content = head + "a".repeat((5 << 20) - head.length());
+    byte[] body = ("{\"model\":\"gpt-4o\",\"max_tokens\":50,\"messages\":[{\"role\":\"user\","
+        + "\"content\":\"" + content + "\"}]}").getBytes(StandardCharsets.UTF_8);
+
+    HttpResponse<String> response = Http.send(Http.post(container.uri("/large/v1/chat/completions"),
+        "application/json", body).header("X-Tenant-Id", "acme"));
+
+    assertThat(header(response, "x-held-bytes")).as("within tokens.max-buffered-body: 8MB")
+        .isEqualTo(Integer.toString(body.length));
+    assertThat(header(response, "x-body-sha256")).isEqualTo(sha256(body));
+    // the documented rule: 64 Ki characters tokenized (the role's 4 first), the rest counted at
+    // their rate, rounded up; 3 tokens for the message, 3 for the reply's priming; max_tokens 50
+    TokenCounter o200k = TokenCounter.forModel("gpt-4o");
+    int tokenized = 64 * 1024 - "user".length();
+    long counted = o200k.countOnce("user") + o200k.countOnce(content.substring(0, tokenized));
+    long rest = content.length() - tokenized;
+    long prompt = counted + (rest * counted + 64 * 1024 - 1) / (64 * 1024) + 3 + 3;
+    assertThat(remainingTokens(response)).isEqualTo(100_000_000 - (prompt + 50));
   }
 
   @Test
@@ -252,12 +284,12 @@ abstract class FilterContract {
 
     HttpResponse<String> response = Http.send(Http.postChunked(
         container.uri("/async/v1/chat/completions?mode=nonblocking"), "application/json",
-        () -> new ByteArrayInputStream(body)).header("X-Tenant-Id", "acme"));
+        () -> new ByteArrayInputStream(body)).header("X-Tenant-Id", "bulk"));
 
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(header(response, "x-body-length")).isEqualTo(Integer.toString(body.length));
     assertThat(header(response, "x-body-sha256")).isEqualTo(sha256(body));
-    assertThat(remainingTokens(response)).isEqualTo(DAILY_TOKENS - UNREAD_ESTIMATE);
+    assertThat(remainingTokens(response)).isEqualTo(BULK_TOKENS - (((1 << 20) + 1 + 3) / 4 + 100));
   }
 
   private static byte[] largeJson(int size) {

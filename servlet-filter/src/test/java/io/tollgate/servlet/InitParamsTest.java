@@ -87,6 +87,7 @@ class InitParamsTest {
   void everyInitParamCanBeGiven() throws Exception {
     init(params("config", file(GOOD), "missing-tenant", "default:guests", "tenant-from", "principal",
         "max-buffered-body", "65536", "api", "anthropic"));
+    init(params("config", file(GOOD), "max-buffered-body", "512KB"));
   }
 
   @Test
@@ -158,10 +159,12 @@ class InitParamsTest {
         .isEqualTo("init-param missing-tenant must be reject or default:<tenant id>, was default:");
     assertThat(problem(params("config", location, "tenant-from", "header")))
         .isEqualTo("init-param tenant-from must be config or principal, was header");
-    assertThat(problem(params("config", location, "max-buffered-body", "1MB")))
-        .isEqualTo("init-param max-buffered-body must be a number of bytes from 0 to 67108864, was 1MB");
+    assertThat(problem(params("config", location, "max-buffered-body", "1 MB")))
+        .isEqualTo("init-param max-buffered-body must be a size from 0 to 64MB (1048576, 512KB, 1MB), was 1 MB");
     assertThat(problem(params("config", location, "max-buffered-body", "-1")))
-        .isEqualTo("init-param max-buffered-body must be a number of bytes from 0 to 67108864, was -1");
+        .isEqualTo("init-param max-buffered-body must be a size from 0 to 64MB (1048576, 512KB, 1MB), was -1");
+    assertThat(problem(params("config", location, "max-buffered-body", "65MB")))
+        .isEqualTo("init-param max-buffered-body must be a size from 0 to 64MB (1048576, 512KB, 1MB), was 65MB");
     assertThat(problem(params("config", location, "api", "gemini")))
         .isEqualTo("init-param api must be one of openai, azure-openai, anthropic, was gemini");
   }

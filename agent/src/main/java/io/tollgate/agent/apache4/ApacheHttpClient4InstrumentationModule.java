@@ -24,6 +24,7 @@ public final class ApacheHttpClient4InstrumentationModule implements Instrumenta
   public List<String> helperClassNames() {
     return List.of(
         HELPERS + "BufferedEntity",
+        HELPERS + "PrefixedEntity",
         HELPERS + "UsageTappingEntity",
         HELPERS + "AnsweredResponse",
         HELPERS + "Classic4Messages",

@@ -27,6 +27,7 @@ public final class ApacheHttpClient5InstrumentationModule implements Instrumenta
   public List<String> helperClassNames() {
     return List.of(
         HELPERS + "BufferedEntity",
+        HELPERS + "PrefixedEntity",
         HELPERS + "UsageTappingEntity",
         HELPERS + "Classic5Messages",
         HELPERS + "Classic5Transport",
@@ -34,6 +35,7 @@ public final class ApacheHttpClient5InstrumentationModule implements Instrumenta
         HELPERS + "Classic5Execution",
         HELPERS + "BytesEntityProducer",
         HELPERS + "StreamedRequestProducer",
+        HELPERS + "StreamedRequestProducer$CountingChannel",
         HELPERS + "RequestCapture",
         HELPERS + "AsyncAttempt",
         HELPERS + "AsyncAttempt$State",

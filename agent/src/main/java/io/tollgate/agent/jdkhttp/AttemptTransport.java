@@ -28,17 +28,20 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
   private final HttpRequest original;
   private final OutboundRequest outbound;
   private final boolean hasBody;
+  /** A body held in part, sent once from the app's publisher; null when the body is in memory. */
+  private final HeldRequestBody streamed;
   /** The last attempt not yet discarded: the app's answer if Tollgate fails after it. */
   private volatile Attempt<T> inHand;
 
   AttemptTransport(HttpClient client, HttpRequest original, OutboundRequest outbound,
-      CrossOriginHeaders leaving) {
+      CrossOriginHeaders leaving, HeldRequestBody streamed) {
     this.client = client;
     this.sender = Redirects.sender(client);
     this.leaving = leaving;
     this.original = original;
     this.outbound = outbound;
     this.hasBody = original.bodyPublisher().isPresent();
+    this.streamed = streamed;
   }
 
   @Override
@@ -55,12 +58,17 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
     // the gate's next step (limiter, breakers: Redis) must not run on the client's I/O thread
     return attempt.arrived().thenComposeAsync(arrived -> {
       HttpRequest next = sender == client ? null : redirects.next(request, arrived.info());
-      if (next == null) {
+      if (next == null || (streamed != null && carriesBody(next))) {
+        // a body streamed from the app's publisher went once: the app gets the redirect itself
         return CompletableFuture.completedFuture(arrived);
       }
       discard(arrived);
       return send(next, redirects);
     });
+  }
+
+  private static boolean carriesBody(HttpRequest request) {
+    return request.bodyPublisher().map(publisher -> publisher.contentLength() != 0).orElse(false);
   }
 
   @Override
@@ -106,7 +114,10 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
 
   HttpRequest requestFor(OutboundRequest plan) {
     if (plan == outbound || plan.equals(outbound)) {
-      return hasBody ? withBody(original, plan.body()) : original;
+      if (!hasBody) {
+        return original;
+      }
+      return streamed != null ? withBody(original, streamed) : withBody(original, plan.body());
     }
     HttpRequest.Builder copy = HttpRequest.newBuilder(original, (name, value) -> false)
         .uri(plan.uri());
@@ -124,8 +135,13 @@ final class AttemptTransport<T> implements AsyncTransport<Attempt<T>> {
     if (request.bodyPublisher().isEmpty()) {
       return request;
     }
+    return withBody(request, HttpRequest.BodyPublishers.ofByteArray(body));
+  }
+
+  /** {@code request} as it is, its body published by {@code body}. */
+  static HttpRequest withBody(HttpRequest request, HttpRequest.BodyPublisher body) {
     return HttpRequest.newBuilder(request, (name, value) -> true)
-        .method(request.method(), HttpRequest.BodyPublishers.ofByteArray(body))
+        .method(request.method(), body)
         .build();
   }
 }

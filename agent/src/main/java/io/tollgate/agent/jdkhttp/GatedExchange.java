@@ -20,44 +20,43 @@ import java.util.function.Supplier;
  * One JDK {@code HttpClient} call to a provider, through the gate's asynchronous path for
  * {@code send} and {@code sendAsync} alike: a limited call waits (on-limit: wait) on a scheduler,
  * never on a thread; {@code send} only waits for the answer, as it always does. The request body
- * is read into memory first (LLM requests are small; the gate reads the prompt).
+ * is read first, up to {@code tokens.max-buffered-body} ({@link HeldRequestBody}): a larger one is
+ * held in part and the rest streams from the app's publisher when the request is sent, once.
  */
 final class GatedExchange<T> {
-
-  /**
-   * A body announced larger than this (a file or audio upload to the provider's host) is not
-   * read: the call passes untouched, as a call Tollgate does not limit.
-   */
-  static final long MAX_BUFFERED_BODY = 16L * 1024 * 1024;
 
   private final HttpRequest request;
   private final HttpResponse.BodyHandler<T> handler;
   private final OutboundRequest outbound;
   private final AttemptTransport<T> transport;
+  private final HeldRequestBody body;
 
   private GatedExchange(Gate gate, HttpClient client, HttpRequest request,
-      HttpResponse.BodyHandler<T> handler, byte[] body) {
+      HttpResponse.BodyHandler<T> handler, HeldRequestBody body) {
     this.request = request;
     this.handler = handler;
-    this.outbound = OutboundRequest.of(request.method(), request.uri(),
-        Headers.of(request.headers().map()), body);
-    this.transport = new AttemptTransport<>(client, request, outbound, gate.crossOriginHeaders());
+    this.body = body;
+    Headers headers = Headers.of(request.headers().map());
+    this.outbound = body.whole()
+        ? OutboundRequest.of(request.method(), request.uri(), headers, body.bytes())
+        : OutboundRequest.withHeldPrefix(request.method(), request.uri(), headers, body.bytes(),
+            body.streamed());
+    this.transport = new AttemptTransport<>(client, request, outbound, gate.crossOriginHeaders(),
+        body.whole() ? null : body);
   }
 
   /**
    * The app's answer, or null when the call must proceed as the app made it: not a provider's URL,
-   * a body too large to read, the app's body failing, or a failure of Tollgate before anything was
-   * sent.
+   * the app's body failing, or a failure of Tollgate before anything was sent.
    */
   static <T> CompletableFuture<HttpResponse<T>> start(Gate gate, HttpClient client,
       HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-    CompletableFuture<byte[]> body;
+    CompletableFuture<HeldRequestBody> body;
     try {
-      if (gate.providerFor(request.uri()).isEmpty() || request.bodyPublisher()
-          .map(publisher -> publisher.contentLength() > MAX_BUFFERED_BODY).orElse(false)) {
+      if (gate.providerFor(request.uri()).isEmpty()) {
         return null;
       }
-      body = RequestBodies.read(request);
+      body = RequestBodies.read(request, gate.config().tokens().maxBufferedBody());
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(JdkHttpHook.WHERE, e);
       return null;
@@ -71,9 +70,9 @@ final class GatedExchange<T> {
     // A body published asynchronously: sendAsync must not wait for it. The gate is entered on
     // the publisher's thread, for the tenant bound here, on the app's thread.
     Optional<String> tenant = Tenants.current();
-    return body.handle((bytes, error) -> error != null
+    return body.handle((held, error) -> error != null
             ? JdkHttpHook.ownSend(() -> client.sendAsync(request, handler))
-            : forTenant(tenant, () -> through(gate, client, request, handler, bytes)))
+            : forTenant(tenant, () -> through(gate, client, request, handler, held)))
         .thenCompose(answer -> answer);
   }
 
@@ -87,24 +86,28 @@ final class GatedExchange<T> {
   }
 
   private static <T> CompletableFuture<HttpResponse<T>> through(Gate gate, HttpClient client,
-      HttpRequest request, HttpResponse.BodyHandler<T> handler, byte[] body) {
+      HttpRequest request, HttpResponse.BodyHandler<T> handler, HeldRequestBody body) {
     GatedExchange<T> exchange;
     try {
       exchange = new GatedExchange<>(gate, client, request, handler, body);
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(JdkHttpHook.WHERE, e);
       // the app's body is read: it goes as the copy the client would have sent
-      return JdkHttpHook.ownSend(() -> client.sendAsync(
-          AttemptTransport.withBody(request, body), handler));
+      return JdkHttpHook.ownSend(() -> client.sendAsync(body.whole()
+          ? AttemptTransport.withBody(request, body.bytes()) : AttemptTransport.withBody(request, body),
+          handler));
     }
-    return exchange.run(gate);
+    CompletableFuture<HttpResponse<T>> answer = exchange.run(gate);
+    // sent by the time an answer is had, or never to be: the app's publisher is let go
+    answer.whenComplete((response, error) -> body.abandon());
+    return answer;
   }
 
   private CompletableFuture<HttpResponse<T>> run(Gate gate) {
     CompletableFuture<CallResult<Attempt<T>>> result;
     try {
-      // the body is in memory, so it can always be sent again, to a fallback
-      result = gate.callAsync(outbound, true, transport);
+      // a body in memory can always be sent again, to a fallback; one held in part only once
+      result = gate.callAsync(outbound, body.whole(), transport);
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(JdkHttpHook.WHERE, e);
       return transport.recover(handler);

@@ -36,6 +36,7 @@ public final class OkHttpInstrumentationModule implements InstrumentationModule 
         HELPERS + "OkHttpTransport$ProceedFailure",
         HELPERS + "OkHttpMessages",
         HELPERS + "GatedCall",
+        HELPERS + "HeldRequestBody",
         HELPERS + "TollgateInterceptor",
         HELPERS + "OriginGuard",
         HELPERS + "OriginGuard$Tag");

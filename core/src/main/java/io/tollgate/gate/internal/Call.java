@@ -22,6 +22,7 @@ import io.tollgate.router.ProviderBreaker;
 import io.tollgate.router.QuotaSource;
 import io.tollgate.router.RewriteException;
 import io.tollgate.router.RewrittenRequest;
+import io.tollgate.router.StreamedBody;
 import io.tollgate.telemetry.Decisions;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -32,7 +33,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * One call through the gate, as a state machine both drivers share: {@link #start()} and each
@@ -47,6 +47,8 @@ public final class Call<R> {
   private final OutboundRequest request;
   private final ProviderConfig addressed;
   private final LlmRequest llm;
+  /** The body past what Tollgate holds, or null when it holds the whole body. */
+  private final StreamedBody streamed;
   private final Optional<String> tenant;
   private final boolean replayable;
   /** False for a driver whose thread must not sleep: no limit waits, no switch-over jitter. */
@@ -73,11 +75,14 @@ public final class Call<R> {
     this.replayable = replayable;
     this.mayPause = mayPause;
     this.view = view;
-    LlmRequest read = parts.protocol(addressed)
-        .readRequest(request.uri().getRawPath(), request.body(), parts.defaultMaxOutput());
-    // a body streamed by the client is not seen: its prompt is estimated from its declared size
-    OptionalLong streamed = request.streamedBodyLength();
-    this.llm = streamed.isPresent() ? read.withPromptBySize(streamed.getAsLong()) : read;
+    this.streamed = request.streamedBody().orElse(null);
+    LlmProtocol protocol = parts.protocol(addressed);
+    // of a body streamed by the client only its start is held: the settings are read from it, the
+    // prompt is estimated from the body's size as known now (declared, else what was read so far)
+    this.llm = streamed == null
+        ? protocol.readRequest(request.uri().getRawPath(), request.body(), parts.defaultMaxOutput())
+        : protocol.readRequestPrefix(request.uri().getRawPath(), request.body(), streamedLength(),
+            parts.defaultMaxOutput());
     this.deadlineNanos = System.nanoTime() + parts.maxWait().toNanos();
     this.trace = CallTrace.start(parts.telemetry, addressed, llm.modelOrDeployment(), tenant,
         parts::tenantHash, estimate(), parts.mode() == Mode.SHADOW);
@@ -268,6 +273,12 @@ public final class Call<R> {
     });
     if (heldFailure != null) {
       view.discard(heldFailure);
+      heldFailure = null;
+    }
+    if (candidates.hasNext() && !view.hold(response)) {
+      // too large to keep while another provider is tried: this failure is the answer
+      trace.finished(Decisions.UPSTREAM_ERROR, attempt.provider, false);
+      return done(new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts));
     }
     heldFailure = response;
     heldProvider = attempt.provider;
@@ -325,14 +336,14 @@ public final class Call<R> {
     }
     String contentType = headers.first("content-type").orElse(null);
     UsageObserver usage = UsageObserver.of(
-        parts.protocol(parts.provider(attempt.provider)).newUsageTap(contentType, llm),
+        parts.protocol(parts.provider(attempt.provider)).newUsageTap(contentType, llmAsSent()),
         used -> settle(attempt.provider, decision, used));
     trace.finished(outcome, attempt.provider, true);
     return new CallResult.Forwarded<>(attempt.provider, response, usage, attempts);
   }
 
   private void settle(String provider, JointDecision decision, Usage usage) {
-    long tokens = usage.known() ? usage.totalTokens() : estimate();
+    long tokens = usage.known() ? usage.totalTokens() : llmAsSent().estimate().totalTokens();
     // a Redis limiter applies it on its settle thread; the span ends now, when the app has its body
     parts.limiter.settleAllLater(decision, tokens);
     trace.settled(provider, usage, tokens);
@@ -353,6 +364,20 @@ public final class Call<R> {
 
   private long estimate() {
     return llm.estimate().totalTokens();
+  }
+
+  /**
+   * The request as it was sent: a streamed body's prompt estimated again from its size, now that
+   * the client has sent it all (a body of undeclared length was estimated from the bytes read
+   * before it was sent).
+   */
+  private LlmRequest llmAsSent() {
+    return streamed == null ? llm : llm.withPromptBySize(streamedLength());
+  }
+
+  /** A streamed body's length as known now; never less than the bytes held of it. */
+  private long streamedLength() {
+    return Math.max(streamed.knownLength(), request.bodyLength());
   }
 
   private void hint(Duration wait) {

@@ -10,4 +10,7 @@ public interface ResponseView<R> {
   Headers headers(R response);
 
   void discard(R response);
+
+  /** See {@link io.tollgate.gate.Transport#hold}. */
+  boolean hold(R response);
 }

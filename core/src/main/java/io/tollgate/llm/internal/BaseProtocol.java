@@ -32,6 +32,12 @@ abstract class BaseProtocol implements LlmProtocol {
   }
 
   @Override
+  public final LlmRequest readRequestPrefix(String path, byte[] prefix, long bodyBytes, long defaultMaxOutput) {
+    return RequestReader.readPrefix(api, path, prefix, 0, prefix == null ? 0 : prefix.length,
+        bodyBytes, defaultMaxOutput);
+  }
+
+  @Override
   public final UsageTap newUsageTap(String contentType, boolean streaming) {
     return tap(contentType, streaming, 0, null);
   }

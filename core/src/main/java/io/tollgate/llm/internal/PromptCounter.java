@@ -8,14 +8,15 @@ import java.io.IOException;
  * Adds up a prompt's tokens: text counted with the tokenizer, the format's fixed overheads, and
  * figures already in the model's tokens (images, Anthropic's tool prompt).
  *
- * <p>Tokenizing costs about a microsecond per token, so only the first {@value #CHAR_BUDGET}
- * characters of a request's text are tokenized; the rest is counted at the same tokens-per-character
- * rate (accurate for text of one kind; the settle corrects the rest). This bounds the time a
- * multi-megabyte prompt adds to the call.
+ * <p>Only the first {@value #CHAR_BUDGET} characters of a request's text are tokenized; the rest
+ * is counted at the tokens-per-character rate of those (exact for text of one kind; the settle
+ * corrects the rest), or at 4 characters a token when the budget was spent before any text. This
+ * bounds the CPU one request costs whatever its size: a request of megabytes costs what one of
+ * {@value #CHAR_BUDGET} characters does, plus reading its JSON.
  */
 final class PromptCounter {
 
-  static final int CHAR_BUDGET = 512 * 1024;
+  static final int CHAR_BUDGET = 64 * 1024;
 
   private final TokenCounter tokenizer;
   private final int budget;

@@ -70,6 +70,53 @@ final class RequestReader {
     return reader.read(body, offset, length);
   }
 
+  /**
+   * A request of which only the first {@code length} bytes are held, the rest going to the provider
+   * unread: its settings as far as those bytes hold them, its prompt estimated from the body's
+   * size, {@code bodyBytes}.
+   */
+  static LlmRequest readPrefix(ProviderApi api, String path, byte[] prefix, int offset, int length,
+      long bodyBytes, long defaultMaxOutput) {
+    RequestReader reader = new RequestReader(api, path, defaultMaxOutput);
+    return reader.readPrefix(prefix, offset, length, bodyBytes);
+  }
+
+  private LlmRequest readPrefix(byte[] prefix, int offset, int length, long bodyBytes) {
+    if (prefix == null || offset < 0 || length < 0 || offset + length > prefix.length) {
+      prefix = new byte[0];
+      offset = 0;
+      length = 0;
+    }
+    if (endpoint == LlmEndpoint.OTHER) {
+      return request(new TokenEstimate(0, 0, EstimateBasis.NONE, ""));
+    }
+    try {
+      settings(prefix, offset, withoutCutNumber(prefix, offset, length));
+    } catch (IOException | RuntimeException | StackOverflowError cut) {
+      // the prefix ends inside the body: the settings read before the cut are kept
+    }
+    if (endpoint == LlmEndpoint.COUNT_TOKENS) {
+      return request(new TokenEstimate(0, 0, EstimateBasis.NONE, ""));
+    }
+    return request(TokenEstimate.fromBodySize(bodyBytes, outputEstimate()));
+  }
+
+  /**
+   * {@code length} less the characters of a number the prefix may end inside: {@code
+   * "max_tokens":12} cut from {@code "max_tokens":1200} must not be read as 12.
+   */
+  private static int withoutCutNumber(byte[] prefix, int offset, int length) {
+    int end = length;
+    while (end > 0 && isNumberByte(prefix[offset + end - 1])) {
+      end--;
+    }
+    return end;
+  }
+
+  private static boolean isNumberByte(byte b) {
+    return (b >= '0' && b <= '9') || b == '-' || b == '+' || b == '.' || b == 'e' || b == 'E';
+  }
+
   private LlmRequest read(byte[] body, int offset, int length) {
     if (body == null || offset < 0 || length < 0 || offset + length > body.length) {
       body = new byte[0];

@@ -43,7 +43,8 @@ final class TollgateConfigMapper {
     }
     b.breaker(under(ROOT + ".breaker", () -> breaker(p.getBreaker())));
     b.tokens(under(ROOT + ".tokens", () -> TokensConfig.builder()
-        .defaultMaxOutput(p.getTokens().getDefaultMaxOutput()).build()));
+        .defaultMaxOutput(p.getTokens().getDefaultMaxOutput())
+        .maxBufferedBody(p.getTokens().getMaxBufferedBody().toBytes()).build()));
     b.telemetry(TelemetryConfig.of(p.getTelemetry().getExport()));
     return b.build();
   }

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The {@code tollgate.*} tree of CONFIG.md, as Spring binds it, plus the starter's own switches
@@ -714,12 +715,23 @@ public class TollgateProperties {
     /** Output tokens reserved for a request that names no max_tokens, until its usage settles the difference. */
     private int defaultMaxOutput = TokensConfig.DEFAULT_DEFAULT_MAX_OUTPUT;
 
+    /** The most bytes of one body Tollgate holds in memory, 0 to 64MB. A request body up to it is read for its estimate and may be sent again to a fallback; of a larger one only this much is held (read for its model and max_tokens), the rest streams through once, its prompt estimated at one token per 4 bytes. A failed response larger than it is handed to the app instead of being held for a fallback. */
+    private DataSize maxBufferedBody = DataSize.ofMegabytes(1); // TokensConfig.DEFAULT_MAX_BUFFERED_BODY
+
     public int getDefaultMaxOutput() {
       return defaultMaxOutput;
     }
 
     public void setDefaultMaxOutput(int defaultMaxOutput) {
       this.defaultMaxOutput = defaultMaxOutput;
+    }
+
+    public DataSize getMaxBufferedBody() {
+      return maxBufferedBody;
+    }
+
+    public void setMaxBufferedBody(DataSize maxBufferedBody) {
+      this.maxBufferedBody = maxBufferedBody;
     }
   }
 
@@ -741,8 +753,8 @@ public class TollgateProperties {
     /** Where the tenant comes from: config (the tenants header or api-key-header) or principal (the authenticated user's name). */
     private String tenantFrom = "config";
 
-    /** The largest JSON request body, in bytes, read for its token estimate; 0 reads none. */
-    private int maxBufferedBody = TollgateFilter.DEFAULT_MAX_BUFFERED_BODY;
+    /** The most bytes of a JSON request body the filter holds for its estimate, when it should differ from tollgate.tokens.max-buffered-body; not set: that. A larger body is held only that far and estimated by its size. */
+    private DataSize maxBufferedBody;
 
     /** The API the app's own endpoints speak: how bodies are estimated and refusals shaped. */
     private ProviderApi api = ProviderApi.OPENAI;
@@ -787,11 +799,11 @@ public class TollgateProperties {
       this.tenantFrom = tenantFrom;
     }
 
-    public int getMaxBufferedBody() {
+    public DataSize getMaxBufferedBody() {
       return maxBufferedBody;
     }
 
-    public void setMaxBufferedBody(int maxBufferedBody) {
+    public void setMaxBufferedBody(DataSize maxBufferedBody) {
       this.maxBufferedBody = maxBufferedBody;
     }
 

@@ -48,7 +48,10 @@ public class TollgateServletFilterAutoConfiguration {
         .api(filter.getApi())
         .missingTenant(filterKey("missing-tenant", () -> MissingTenant.parse(filter.getMissingTenant())));
     FilterScope.of(filter.getUrlPatterns(), environment).skip().ifPresent(builder::skip);
-    filterKey("max-buffered-body", () -> builder.maxBufferedBody(filter.getMaxBufferedBody()));
+    if (filter.getMaxBufferedBody() != null) { // else tollgate.tokens.max-buffered-body
+      long bytes = filter.getMaxBufferedBody().toBytes();
+      filterKey("max-buffered-body", () -> builder.maxBufferedBody((int) Math.max(-1, Math.min(bytes, Integer.MAX_VALUE))));
+    }
     switch (filter.getTenantFrom()) {
       case "config" -> { }
       case "principal" -> builder.tenantResolver(TenantResolver.principal());

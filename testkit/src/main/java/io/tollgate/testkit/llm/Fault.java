@@ -91,6 +91,17 @@ public final class Fault {
     }
 
     /**
+     * An error with this status (400..599) and exactly this body, as {@code application/json}: a
+     * failure whose body a test compares byte for byte.
+     */
+    public static Fault status(int status, String body) {
+        Objects.requireNonNull(body, "body");
+        Fault fault = status(status);
+        return new Fault(Kind.STATUS, fault.status, null, Duration.ZERO, 0,
+                body.getBytes(StandardCharsets.UTF_8), Duration.ZERO);
+    }
+
+    /**
      * The provider's overload answer: Anthropic's 529 {@code overloaded_error}; for OpenAI and
      * Azure a 503 "The engine is currently overloaded".
      */
@@ -194,7 +205,7 @@ public final class Fault {
     Reply replyFor(ProviderApi api, ApiCall call) {
         return switch (kind) {
             case NONE, RESET_MID_BODY -> api.success(call);
-            case STATUS -> api.failure(call, status);
+            case STATUS -> body == null ? api.failure(call, status) : Reply.json(status, body);
             case OVERLOADED -> api.overloaded(call);
             case RATE_LIMITED -> api.rateLimited(call, dimension, retryAfter);
             case MALFORMED_JSON -> Reply.json(200, body);

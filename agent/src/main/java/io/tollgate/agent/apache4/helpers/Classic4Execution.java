@@ -1,12 +1,14 @@
 package io.tollgate.agent.apache4.helpers;
 
 import io.tollgate.agent.AgentGates;
-import io.tollgate.agent.GatedRequests;
+import io.tollgate.agent.BodyPipe;
+import io.tollgate.agent.BoundedBody;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.gate.CallResult;
 import io.tollgate.gate.Gate;
 import io.tollgate.gate.UsageObserver;
 import io.tollgate.router.OutboundRequest;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -71,8 +73,7 @@ public final class Classic4Execution {
     URI uri;
     try {
       uri = Classic4Messages.uriOf(target, request);
-      if (gate.providerFor(uri).isEmpty()
-          || (entity != null && entity.getContentLength() > GatedRequests.MAX_BUFFERED_BODY)) {
+      if (gate.providerFor(uri).isEmpty()) {
         return null;
       }
     } catch (URISyntaxException | RuntimeException | LinkageError e) {
@@ -80,26 +81,48 @@ public final class Classic4Execution {
       return null;
     }
     // The app's own entity: what it throws is the app's, as if HttpClient had written it.
-    byte[] bytes;
+    BoundedBody read;
     try {
-      bytes = entity == null ? NO_BODY : bytesOf(entity);
+      read = entity == null ? null : read(entity, gate.config().tokens().maxBufferedBody());
     } catch (IOException | RuntimeException e) {
       return e;
     }
+    try {
+      return gated(gate, client, target, request, context, uri, entity, read);
+    } finally {
+      if (read != null) {
+        read.abandon(); // sent by now, or never to be: the app's stream is let go
+      }
+    }
+  }
+
+  private static Object gated(Gate gate, CloseableHttpClient client, HttpHost target,
+      HttpRequest request, HttpContext context, URI uri, HttpEntity entity, BoundedBody read) {
+    byte[] bytes = read == null ? NO_BODY : read.held();
+    boolean whole = read == null || read.whole();
     // A streamed entity cannot be sent twice: the app's request gets the bytes read here, and no
-    // fallback is tried (HttpClient itself never re-sends a non-repeatable entity).
-    boolean replayable = entity == null || entity.isRepeatable();
-    if (!replayable) {
+    // fallback is tried (HttpClient itself never re-sends a non-repeatable entity). Nor is one
+    // larger than tokens.max-buffered-body: held in part, the rest is sent from the app's entity.
+    boolean replayable = whole && (entity == null || entity.isRepeatable());
+    if (!whole) {
+      try {
+        ((HttpEntityEnclosingRequest) request).setEntity(new PrefixedEntity(entity, read.asSent()));
+      } catch (IOException e) {
+        return e; // not reached: the body was read here, not sent
+      }
+    } else if (!replayable) {
       ((HttpEntityEnclosingRequest) request).setEntity(new BufferedEntity(entity, bytes));
     }
 
     Classic4Transport transport;
     OutboundRequest outbound;
     try {
-      outbound = OutboundRequest.of(request.getRequestLine().getMethod(), uri,
-          Classic4Messages.headersOf(request), bytes);
+      outbound = whole
+          ? OutboundRequest.of(request.getRequestLine().getMethod(), uri, Classic4Messages.headersOf(request), bytes)
+          : OutboundRequest.withHeldPrefix(request.getRequestLine().getMethod(), uri, Classic4Messages.headersOf(request), bytes,
+              read.streamed());
       transport = new Classic4Transport(client, target, request, context, outbound,
-          gate.crossOriginHeaders());
+          gate.crossOriginHeaders(), gate.config().tokens().maxBufferedBody());
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
       return null;
@@ -170,10 +193,22 @@ public final class Classic4Execution {
     }
   }
 
-  private static byte[] bytesOf(HttpEntity entity) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(
-        (int) Math.max(0, Math.min(entity.getContentLength(), 64 * 1024)));
-    entity.writeTo(out);
-    return out.toByteArray();
+  /**
+   * The app's entity read up to {@code bound}: one of known length within it into memory, as the
+   * client would write it; a stream of unknown length from that stream; any other through a
+   * {@link BodyPipe}, its {@code writeTo} on a thread of its own. No more than the bound is ever
+   * taken from it before the call is decided.
+   */
+  private static BoundedBody read(HttpEntity entity, int bound) throws IOException {
+    long length = entity.getContentLength();
+    if (length >= 0 && length <= bound) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream((int) length);
+      entity.writeTo(out);
+      return BoundedBody.read(new ByteArrayInputStream(out.toByteArray()), Math.max(bound, out.size()), length);
+    }
+    if (length < 0 && entity.isStreaming()) {
+      return BoundedBody.read(entity.getContent(), bound, length); // all of the stream, as writeTo
+    }
+    return BoundedBody.read(BodyPipe.start(entity::writeTo), bound, length);
   }
 }

@@ -6,7 +6,10 @@ import io.tollgate.gate.Transport;
 import io.tollgate.llm.Headers;
 import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.net.URI;
 import org.apache.http.HttpEntity;
 import org.apache.http.HttpEntityEnclosingRequest;
@@ -19,7 +22,6 @@ import org.apache.http.client.methods.RequestBuilder;
 import org.apache.http.client.protocol.HttpClientContext;
 import org.apache.http.impl.client.CloseableHttpClient;
 import org.apache.http.protocol.HttpContext;
-import org.apache.http.util.EntityUtils;
 
 /**
  * Sends each attempt the gate plans through the app's own client: the app's request for the
@@ -40,15 +42,18 @@ final class Classic4Transport implements Transport<CloseableHttpResponse> {
   private final CrossOriginHeaders leaving;
   /** The last response not yet discarded: given to the app if our own code fails after it. */
   private CloseableHttpResponse open;
+  /** {@code tokens.max-buffered-body}: the most of a failed response's body held (see {@link #hold}). */
+  private final int maxHeld;
 
   Classic4Transport(CloseableHttpClient client, HttpHost target, HttpRequest original,
-      HttpContext context, OutboundRequest outbound, CrossOriginHeaders leaving) {
+      HttpContext context, OutboundRequest outbound, CrossOriginHeaders leaving, int maxHeld) {
     this.client = client;
     this.leaving = leaving;
     this.target = target;
     this.original = original;
     this.context = context;
     this.outbound = outbound;
+    this.maxHeld = maxHeld;
   }
 
   /** True while Tollgate itself sends through a client on this thread. */
@@ -58,8 +63,8 @@ final class Classic4Transport implements Transport<CloseableHttpResponse> {
 
   @Override
   public CloseableHttpResponse send(OutboundRequest plan) throws IOException {
-    if (open != null) {
-      detach(open);
+    if (open != null && !hold(open)) {
+      discard(open); // the gate asks to hold a failure before it tries another provider
     }
     boolean asAddressed = plan == outbound || plan.equals(outbound);
     CloseableHttpResponse response = execute(asAddressed ? target : Classic4Messages.hostOf(plan.uri()),
@@ -140,22 +145,36 @@ final class Classic4Transport implements Transport<CloseableHttpResponse> {
   }
 
   /**
-   * A refused response the gate may still answer with, read into memory (an error body: small)
-   * so that its connection goes back to the pool before the next attempt needs one.
+   * A refused response the gate may still answer with, its body read into memory so that its
+   * connection goes back to the pool before the next attempt needs one. A body larger than {@code
+   * tokens.max-buffered-body} is not read beyond that: the bytes read stay in front of the rest,
+   * unread, and the gate answers with the response at once, its bytes as they came.
    */
-  private void detach(CloseableHttpResponse response) {
-    open = null;
+  @Override
+  public boolean hold(CloseableHttpResponse response) {
     HttpEntity entity = response.getEntity();
     if (entity == null) {
-      return;
+      open = null;
+      return true;
     }
     byte[] bytes;
     try {
-      bytes = EntityUtils.toByteArray(entity);
+      InputStream content = entity.getContent();
+      bytes = content == null ? new byte[0] : content.readNBytes(maxHeld + 1);
+      if (bytes.length > maxHeld) {
+        response.setEntity(new PrefixedEntity(entity,
+            new SequenceInputStream(new ByteArrayInputStream(bytes), content)));
+        return false;
+      }
+      if (content != null) {
+        content.close(); // at its end: the connection is released
+      }
     } catch (IOException e) {
       bytes = new byte[0]; // the failed provider's body broke off: its status still stands
     }
-    response.setEntity(new BufferedEntity(entity, bytes == null ? new byte[0] : bytes));
+    open = null;
+    response.setEntity(new BufferedEntity(entity, bytes));
+    return true;
   }
 
   /** After a failure of ours: the response in hand if any, else the app's request as it was. */

@@ -9,6 +9,7 @@ import io.tollgate.gate.Gate;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.router.OutboundRequest;
+import io.tollgate.router.StreamedBody;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -96,13 +97,14 @@ public final class Async5Execution {
 
   /**
    * A call the gate does not take, its head already read: a repeatable producer starts over, so
-   * the client runs it itself (null); any other is sent with the head read, never asked twice.
+   * the client runs it itself (null); any other, or one whose body was read in part, is sent with
+   * the head and the bytes read, never asked for them twice.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Object passedOn(CloseableHttpAsyncClient client, HttpHost target,
       AsyncRequestProducer producer, RequestCapture request, AsyncResponseConsumer consumer,
       HandlerFactory<AsyncPushConsumer> push, HttpContext context, FutureCallback callback) {
-    if (producer.isRepeatable()) {
+    if (producer.isRepeatable() && !request.partlyRead()) {
       return null;
     }
     return Async5Transport.passThrough(client, target, request.streamed(producer), consumer, push,
@@ -120,25 +122,27 @@ public final class Async5Execution {
     try {
       URI uri = Classic5Messages.uriOf(target, request.request());
       EntityDetails described = request.details();
-      if (gate.providerFor(uri).isEmpty()
-          || (described != null && described.getContentLength() > GatedRequests.MAX_BUFFERED_BODY)) {
+      if (gate.providerFor(uri).isEmpty()) {
         return null;
       }
-      body = request.body(producer);
+      body = request.body(producer, gate.config().tokens().maxBufferedBody());
       streamed = body == null;
-      // A body that cannot be read first (a streamed one) is limited with what is known: one
-      // request, its declared length's worth of prompt tokens (bytes / 4; none when chunked) and
-      // the default output estimate, settled from the answer's usage as any other. It is sent
-      // once, as the app produces it: never to a fallback, never again.
+      // A body that is not read whole first (a streamed one, or one larger than
+      // tokens.max-buffered-body) is limited with what is known: one request, its size's worth of
+      // prompt tokens (bytes / 4: declared, else counted as it is produced; the settle uses every
+      // byte produced), the output cap read from what was read of it, else the default output
+      // estimate, settled from the answer's usage as any other. It is sent once, as the app
+      // produces it: never to a fallback, never again.
+      StreamedBody counted = streamed
+          ? StreamedBody.ofLength(described == null ? -1 : described.getContentLength()) : null;
       outbound = streamed
-          ? OutboundRequest.withStreamedBody(request.request().getMethod(), uri,
-              Classic5Messages.headersOf(request.request()),
-              described == null ? -1 : described.getContentLength())
+          ? OutboundRequest.withHeldPrefix(request.request().getMethod(), uri,
+              Classic5Messages.headersOf(request.request()), request.held(), counted)
           : OutboundRequest.of(request.request().getMethod(), uri,
               Classic5Messages.headersOf(request.request()), body);
       transport = new Async5Transport(client, target, request.request(), described,
-          streamed ? request.streamed(producer) : null, push, context, outbound,
-          gate.crossOriginHeaders());
+          streamed ? request.streamed(producer, counted) : null, push, context, outbound,
+          gate.crossOriginHeaders(), gate.config().tokens().maxBufferedBody());
     } catch (URISyntaxException | IOException | RuntimeException | LinkageError e) {
       InternalFailures.record(WHERE, e);
       return null; // a repeatable producer was reset: the app's request goes as it was

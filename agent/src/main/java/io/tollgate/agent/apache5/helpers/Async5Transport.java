@@ -52,6 +52,8 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
   private final HttpContext context;
   private final OutboundRequest outbound;
   private final CrossOriginHeaders leaving;
+  /** {@code tokens.max-buffered-body}: the most of an undecided response's body held. */
+  private final int maxHeld;
   /** For a streamed body: the app's producer until it is handed to the client (once), else null. */
   private final AtomicReference<AsyncRequestProducer> unsentStream;
   private final boolean streamed;
@@ -65,7 +67,7 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
   Async5Transport(CloseableHttpAsyncClient client, HttpHost target, HttpRequest original,
       EntityDetails described, AsyncRequestProducer streamed,
       HandlerFactory<AsyncPushConsumer> push, HttpContext context, OutboundRequest outbound,
-      CrossOriginHeaders leaving) {
+      CrossOriginHeaders leaving, int maxHeld) {
     this.client = client;
     this.leaving = leaving;
     this.target = target;
@@ -76,6 +78,7 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     this.push = push;
     this.context = context;
     this.outbound = outbound;
+    this.maxHeld = maxHeld;
   }
 
   static boolean sending() {
@@ -102,7 +105,7 @@ final class Async5Transport implements AsyncTransport<AsyncAttempt> {
     boolean asAddressed = plan == outbound || plan.equals(outbound);
     AsyncRequestProducer producer = asAddressed ? producer(original, plan.body())
         : producer(rebuilt(plan), plan.body());
-    AsyncAttempt attempt = new AsyncAttempt(clientFailures);
+    AsyncAttempt attempt = new AsyncAttempt(clientFailures, maxHeld);
     HttpContext bound = boundTo(plan.uri());
     Ended ended = new Ended(attempt, bound);
     try {

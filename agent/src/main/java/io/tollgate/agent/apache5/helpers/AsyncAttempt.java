@@ -25,7 +25,9 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  * {@link #discard()} drops it. The gate decides on one of its own threads as soon as the head has
  * arrived (the I/O thread only hands the head over): what arrives of a success meanwhile is held
  * and passed on first, then the stream streams; a refusal the gate keeps while it tries a fallback
- * has its (small) body held in memory until then.
+ * has its body held in memory until then, at most {@code tokens.max-buffered-body} of it: past
+ * that the client is given no more capacity, so the rest waits in the connection until the gate
+ * decides.
  */
 final class AsyncAttempt implements AsyncResponseConsumer<Object> {
 
@@ -34,6 +36,8 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
   private final CompletableFuture<AsyncAttempt> head = new CompletableFuture<>();
   /** Where the client's own failures are noted: they are the app's to see, not Tollgate's. */
   private final Set<Throwable> clientFailures;
+  /** {@code tokens.max-buffered-body}: the most of the body taken before the gate decides. */
+  private final int maxHeld;
   private State state = State.UNDECIDED;
 
   private HttpResponse response;
@@ -53,8 +57,9 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
   private AppResult appResult;
   private volatile UsageObserver usage;
 
-  AsyncAttempt(Set<Throwable> clientFailures) {
+  AsyncAttempt(Set<Throwable> clientFailures, int maxHeld) {
     this.clientFailures = clientFailures;
+    this.maxHeld = maxHeld;
   }
 
   /** Completes when the response's status and headers have arrived, or the exchange failed. */
@@ -96,8 +101,13 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
     capacity = channel;
     if (state == State.FORWARDING) {
       app.updateCapacity(channel);
+    } else if (state == State.DISCARDING) {
+      channel.update(Integer.MAX_VALUE); // dropped: take it all
     } else {
-      channel.update(Integer.MAX_VALUE); // held or dropped: take it all
+      int room = maxHeld + 1 - (held == null ? 0 : held.size());
+      if (room > 0) {
+        channel.update(room); // held until the gate decides: no more than the bound
+      }
     }
   }
 
@@ -177,6 +187,13 @@ final class AsyncAttempt implements AsyncResponseConsumer<Object> {
   synchronized void discard() {
     state = State.DISCARDING;
     held = null;
+    if (capacity != null && !ended) {
+      try {
+        capacity.update(Integer.MAX_VALUE); // the rest is read and dropped: the connection is freed
+      } catch (IOException e) {
+        // the exchange failed meanwhile: nothing left to read
+      }
+    }
   }
 
   /**

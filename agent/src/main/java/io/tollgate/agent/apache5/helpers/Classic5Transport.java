@@ -6,7 +6,10 @@ import io.tollgate.gate.Transport;
 import io.tollgate.llm.Headers;
 import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.net.URI;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.Configurable;
@@ -17,7 +20,6 @@ import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHost;
-import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.protocol.HttpContext;
 
 /**
@@ -39,15 +41,18 @@ final class Classic5Transport implements Transport<CloseableHttpResponse> {
   private final CrossOriginHeaders leaving;
   /** The last response not yet discarded: given to the app if our own code fails after it. */
   private CloseableHttpResponse open;
+  /** {@code tokens.max-buffered-body}: the most of a failed response's body held (see {@link #hold}). */
+  private final int maxHeld;
 
   Classic5Transport(CloseableHttpClient client, HttpHost target, ClassicHttpRequest original,
-      HttpContext context, OutboundRequest outbound, CrossOriginHeaders leaving) {
+      HttpContext context, OutboundRequest outbound, CrossOriginHeaders leaving, int maxHeld) {
     this.client = client;
     this.leaving = leaving;
     this.target = target;
     this.original = original;
     this.context = context;
     this.outbound = outbound;
+    this.maxHeld = maxHeld;
   }
 
   /** True while Tollgate itself sends through a client on this thread. */
@@ -57,8 +62,8 @@ final class Classic5Transport implements Transport<CloseableHttpResponse> {
 
   @Override
   public CloseableHttpResponse send(OutboundRequest plan) throws IOException {
-    if (open != null) {
-      detach(open);
+    if (open != null && !hold(open)) {
+      discard(open); // the gate asks to hold a failure before it tries another provider
     }
     boolean asAddressed = plan == outbound || plan.equals(outbound);
     CloseableHttpResponse response = execute(asAddressed ? target : Classic5Messages.hostOf(plan.uri()),
@@ -138,22 +143,36 @@ final class Classic5Transport implements Transport<CloseableHttpResponse> {
   }
 
   /**
-   * A refused response the gate may still answer with, read into memory (an error body: small)
-   * so that its connection goes back to the pool before the next attempt needs one.
+   * A refused response the gate may still answer with, its body read into memory so that its
+   * connection goes back to the pool before the next attempt needs one. A body larger than {@code
+   * tokens.max-buffered-body} is not read beyond that: the bytes read stay in front of the rest,
+   * unread, and the gate answers with the response at once, its bytes as they came.
    */
-  private void detach(CloseableHttpResponse response) {
-    open = null;
+  @Override
+  public boolean hold(CloseableHttpResponse response) {
     HttpEntity entity = response.getEntity();
     if (entity == null) {
-      return;
+      open = null;
+      return true;
     }
     byte[] bytes;
     try {
-      bytes = EntityUtils.toByteArray(entity);
+      InputStream content = entity.getContent();
+      bytes = content == null ? new byte[0] : content.readNBytes(maxHeld + 1);
+      if (bytes.length > maxHeld) {
+        response.setEntity(new PrefixedEntity(entity,
+            new SequenceInputStream(new ByteArrayInputStream(bytes), content)));
+        return false;
+      }
+      if (content != null) {
+        content.close(); // at its end: the connection is released
+      }
     } catch (IOException e) {
       bytes = new byte[0]; // the failed provider's body broke off: its status still stands
     }
+    open = null;
     response.setEntity(new BufferedEntity(entity, bytes));
+    return true;
   }
 
   /** After a failure of ours: the response in hand if any, else the app's request as it was. */

@@ -1,5 +1,6 @@
 package io.tollgate.agent.apache5.helpers;
 
+import io.tollgate.router.StreamedBody;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,6 +30,8 @@ final class RequestCapture implements RequestChannel, DataStreamChannel {
   private EntityDetails details;
   private ByteArrayOutputStream body;
   private boolean ended;
+  /** The most bytes {@link #body} takes: one past the bound. */
+  private int limit = Integer.MAX_VALUE;
 
   private RequestCapture() {}
 
@@ -46,12 +49,17 @@ final class RequestCapture implements RequestChannel, DataStreamChannel {
    * to the app's.
    */
   AsyncRequestProducer sendable(AsyncRequestProducer producer) {
-    return producer.isRepeatable() ? producer : streamed(producer);
+    return producer.isRepeatable() && !partlyRead() ? producer : streamed(producer);
   }
 
   /** The app's producer with the head read here: its body is sent once, as it is produced. */
   StreamedRequestProducer streamed(AsyncRequestProducer producer) {
-    return new StreamedRequestProducer(request, details, producer);
+    return streamed(producer, null);
+  }
+
+  /** As {@link #streamed(AsyncRequestProducer)}, each byte produced counted into {@code counted}. */
+  StreamedRequestProducer streamed(AsyncRequestProducer producer, StreamedBody counted) {
+    return new StreamedRequestProducer(request, details, held(), producer, counted);
   }
 
   HttpRequest request() {
@@ -64,30 +72,45 @@ final class RequestCapture implements RequestChannel, DataStreamChannel {
   }
 
   /**
-   * The whole body, or null when it cannot be read into memory first: the producer is not
-   * repeatable, or did not finish it at once (a streaming body); a repeatable producer is reset
-   * either way.
+   * The whole body, or null when it is not read into memory first: the producer is not
+   * repeatable (nothing is read of it), or did not finish it at once (a streaming body), or
+   * produced more than {@code bound} bytes. A producer read whole is reset (it starts over); one
+   * read in part is left where it stopped, the bytes read ({@link #held()}, at most bound + 1) to
+   * be sent before the rest it produces ({@link #streamed}).
    */
-  byte[] body(AsyncRequestProducer producer) throws IOException {
+  byte[] body(AsyncRequestProducer producer, int bound) throws IOException {
     if (details == null) {
       return new byte[0];
     }
     if (!producer.isRepeatable()) {
       return null;
     }
+    limit = bound + 1;
     body = new ByteArrayOutputStream(
-        (int) Math.max(0, Math.min(details.getContentLength(), 64 * 1024)));
-    try {
-      int idle = 0;
-      while (!ended && idle < MAX_IDLE_PRODUCE_CALLS) {
-        int before = body.size();
-        producer.produce(this);
-        idle = body.size() == before ? idle + 1 : 0;
-      }
-    } finally {
-      producer.releaseResources();
+        (int) Math.max(0, Math.min(details.getContentLength(), Math.min(limit, 64 * 1024))));
+    int idle = 0;
+    while (!ended && body.size() < limit && idle < MAX_IDLE_PRODUCE_CALLS) {
+      int before = body.size();
+      producer.produce(this);
+      idle = body.size() == before ? idle + 1 : 0;
     }
-    return ended ? body.toByteArray() : null;
+    if (ended && body.size() <= bound) {
+      producer.releaseResources();
+      byte[] whole = body.toByteArray();
+      body = null;
+      return whole;
+    }
+    return null;
+  }
+
+  /** The bytes read of a body {@link #body} did not read whole: its start, possibly none. */
+  byte[] held() {
+    return body == null ? new byte[0] : body.toByteArray();
+  }
+
+  /** True when part of the body was read: the producer cannot start over. */
+  boolean partlyRead() {
+    return body != null && body.size() > 0;
   }
 
   @Override
@@ -103,10 +126,10 @@ final class RequestCapture implements RequestChannel, DataStreamChannel {
 
   @Override
   public int write(ByteBuffer src) {
-    int length = src.remaining();
+    int length = Math.min(src.remaining(), limit - body.size()); // the rest is not taken
     if (src.hasArray()) {
       body.write(src.array(), src.arrayOffset() + src.position(), length);
-      src.position(src.limit());
+      src.position(src.position() + length);
     } else {
       byte[] copy = new byte[length];
       src.get(copy);

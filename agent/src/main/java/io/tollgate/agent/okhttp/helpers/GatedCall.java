@@ -1,5 +1,7 @@
 package io.tollgate.agent.okhttp.helpers;
 
+import io.tollgate.agent.BodyPipe;
+import io.tollgate.agent.BoundedBody;
 import io.tollgate.agent.InternalFailures;
 import io.tollgate.gate.CallResult;
 import io.tollgate.gate.Gate;
@@ -7,6 +9,7 @@ import io.tollgate.gate.UsageObserver;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.router.OutboundRequest;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import okhttp3.HttpUrl;
@@ -18,19 +21,17 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.Buffer;
+import okio.BufferedSink;
+import okio.Okio;
 
 /**
- * One OkHttp call to a watched host, through the gate: the request body buffered (LLM requests
- * are small, and the gate reads the prompt), the answer turned back into an OkHttp response.
+ * One OkHttp call to a watched host, through the gate: the request body buffered up to {@code
+ * tokens.max-buffered-body} (the gate reads the prompt), a larger one held only in part and
+ * streamed ({@link HeldRequestBody}); the answer turned back into an OkHttp response.
  */
 final class GatedCall {
 
   private static final byte[] NO_BODY = new byte[0];
-  /**
-   * A body announced larger than this (a file or audio upload to the provider's host) is not
-   * buffered: the call passes untouched, as a call Tollgate does not limit.
-   */
-  static final long MAX_BUFFERED_BODY = 16L * 1024 * 1024;
 
   private GatedCall() {}
 
@@ -49,26 +50,51 @@ final class GatedCall {
       }
       // limited or not, a provider's call: no credential follows a redirect off its origin
       request = OriginGuard.tag(request, gate.crossOriginHeaders());
-      if (body != null && (isDuplex(body) || body.contentLength() > MAX_BUFFERED_BODY)) {
+      if (body != null && isDuplex(body)) {
         return chain.proceed(request);
       }
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(TollgateInterceptor.WHERE, e);
       return chain.proceed(request);
     }
+    int bound = gate.config().tokens().maxBufferedBody();
     // The app's own body: what it throws is the app's, as if OkHttp had written it.
-    byte[] bytes = body == null ? NO_BODY : bytesOf(body);
-    boolean replayable = body == null || !isOneShot(body);
-    Request sendable = replayable ? request
-        : request.newBuilder().method(request.method(), RequestBody.create(body.contentType(), bytes)).build();
+    BoundedBody read = body == null ? null : read(body, bound);
+    try {
+      return gated(gate, chain, request, uri, read, mayPause);
+    } finally {
+      if (read != null) {
+        read.abandon(); // sent by now, or never to be: the app's writer must not wait on
+      }
+    }
+  }
+
+  private static Response gated(Gate gate, Interceptor.Chain chain, Request request, URI uri,
+      BoundedBody read, boolean mayPause) throws IOException {
+    RequestBody body = request.body();
+    byte[] bytes = read == null ? NO_BODY : read.held();
+    boolean whole = read == null || read.whole();
+    boolean replayable = whole && (body == null || !isOneShot(body));
+    Request sendable;
+    if (!whole) {
+      sendable = request.newBuilder().method(request.method(), new HeldRequestBody(body, read)).build();
+    } else if (body == null || (replayable && body.contentLength() >= 0)) {
+      sendable = request; // written again by OkHttp, as any body it retries
+    } else {
+      sendable = request.newBuilder()
+          .method(request.method(), RequestBody.create(body.contentType(), bytes)).build();
+    }
 
     OkHttpTransport transport;
     OutboundRequest outbound;
     try {
-      outbound = OutboundRequest.of(request.method(), uri,
-          OkHttpMessages.fromOkHttp(request.headers()), bytes);
+      outbound = whole
+          ? OutboundRequest.of(request.method(), uri, OkHttpMessages.fromOkHttp(request.headers()), bytes)
+          : OutboundRequest.withHeldPrefix(request.method(), uri,
+              OkHttpMessages.fromOkHttp(request.headers()), bytes, read.streamed());
       transport = new OkHttpTransport(chain, sendable, outbound,
-          body == null ? null : body.contentType(), body != null);
+          body == null ? null : body.contentType(), body != null,
+          gate.config().tokens().maxBufferedBody());
     } catch (RuntimeException | LinkageError e) {
       InternalFailures.record(TollgateInterceptor.WHERE, e);
       return chain.proceed(sendable);
@@ -142,10 +168,24 @@ final class GatedCall {
     }
   }
 
-  private static byte[] bytesOf(RequestBody body) throws IOException {
-    Buffer buffer = new Buffer();
-    body.writeTo(buffer);
-    return buffer.readByteArray();
+  /**
+   * The app's body read up to {@code bound}: one of known length within it into memory, as OkHttp
+   * would write it; any other through a {@link BodyPipe}, its writer on a thread of its own, so that
+   * no more than the bound is ever taken from it before the call is decided.
+   */
+  private static BoundedBody read(RequestBody body, int bound) throws IOException {
+    long length = body.contentLength();
+    if (length >= 0 && length <= bound) {
+      Buffer buffer = new Buffer();
+      body.writeTo(buffer);
+      return BoundedBody.read(buffer.inputStream(), Math.max(bound, (int) buffer.size()), length);
+    }
+    InputStream written = BodyPipe.start(out -> {
+      BufferedSink sink = Okio.buffer(Okio.sink(out));
+      body.writeTo(sink);
+      sink.flush();
+    });
+    return BoundedBody.read(written, bound, length);
   }
 
   /** Duplex bodies (HTTP/2 streaming both ways, OkHttp 3.14+) cannot be buffered: not touched. */

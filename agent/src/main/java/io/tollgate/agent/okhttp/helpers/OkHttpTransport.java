@@ -29,24 +29,28 @@ final class OkHttpTransport implements Transport<Response> {
   /**
    * Failed responses the gate still holds (to answer with if no fallback does) while it sends the
    * next attempt. OkHttp refuses to proceed while a response is open, so each is read into memory
-   * (an error body: small) and closed first; the copy is what the app gets.
+   * (at most {@link #maxHeld} bytes: see {@link #hold}) and closed first; the copy is what the app
+   * gets.
    */
   private Map<Response, Response> detached;
+  /** {@code tokens.max-buffered-body}. */
+  private final int maxHeld;
 
   OkHttpTransport(Interceptor.Chain chain, Request original, OutboundRequest outbound,
-      MediaType contentType, boolean hasBody) {
+      MediaType contentType, boolean hasBody, int maxHeld) {
     this.chain = chain;
     this.original = original;
     this.outbound = outbound;
     this.contentType = contentType;
     this.hasBody = hasBody;
+    this.maxHeld = maxHeld;
   }
 
   @Override
   public Response send(OutboundRequest plan) throws IOException {
     Request request = plan == outbound || plan.equals(outbound) ? original : rebuilt(plan);
-    if (open != null) {
-      detach(open);
+    if (open != null && !hold(open)) {
+      discard(open); // the gate asks to hold a failure before it tries another provider
     }
     Response response;
     try {
@@ -99,20 +103,36 @@ final class OkHttpTransport implements Transport<Response> {
     return copy != null ? copy : response;
   }
 
-  private void detach(Response response) {
-    open = null;
+  /**
+   * Reads a failed response's body into memory and closes it, so that the chain may proceed with
+   * the next attempt; the copy is what the app gets if the gate answers with it. A body larger than
+   * {@code tokens.max-buffered-body} is not read beyond that: the bytes read stay buffered in
+   * front of the rest, the response stays open as it is, and the gate answers with it at once.
+   */
+  @Override
+  public boolean hold(Response response) {
     ResponseBody body = response.body();
-    Response copy = response;
-    if (body != null) {
-      byte[] bytes;
-      try {
-        bytes = body.bytes(); // reads it whole
-      } catch (IOException e) {
-        bytes = new byte[0]; // the failed provider's body broke off: its status still stands
-      } finally {
-        body.close();
+    if (body == null) {
+      detached(response, response);
+      return true;
+    }
+    byte[] bytes;
+    try {
+      if (body.source().request(maxHeld + 1L)) {
+        return false; // more than the bound: the app reads it from the source, bytes unchanged
       }
-      copy = response.newBuilder().body(ResponseBody.create(body.contentType(), bytes)).build();
+      bytes = body.source().readByteArray();
+    } catch (IOException e) {
+      bytes = new byte[0]; // the failed provider's body broke off: its status still stands
+    }
+    body.close();
+    detached(response, response.newBuilder().body(ResponseBody.create(body.contentType(), bytes)).build());
+    return true;
+  }
+
+  private void detached(Response response, Response copy) {
+    if (open == response) {
+      open = null;
     }
     if (detached == null) {
       detached = new IdentityHashMap<>(2);

@@ -260,7 +260,7 @@ class Async5ExecutionTest {
         chunks);
     RequestCapture head = RequestCapture.head(streamed, null);
     assertThat(head.request().getMethod()).isEqualTo("POST");
-    assertThat(head.body(streamed)).as("a streamed body is never read").isNull();
+    assertThat(head.body(streamed, 1 << 20)).as("a streamed body is never read").isNull();
     assertThat(chunks.produced()).isZero();
     assertThat(head.sendable(streamed)).isInstanceOf(StreamedRequestProducer.class);
 
@@ -268,9 +268,53 @@ class Async5ExecutionTest {
         new BasicHttpRequest("POST", URI.create(primary.baseUrl() + "/v1/chat/completions")),
         new StringAsyncEntityProducer(CHAT, ContentType.APPLICATION_JSON));
     RequestCapture capture = RequestCapture.head(repeatable, null);
-    assertThat(new String(capture.body(repeatable), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(CHAT);
-    assertThat(new String(RequestCapture.head(repeatable, null).body(repeatable),
+    assertThat(new String(capture.body(repeatable, 1 << 20), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(CHAT);
+    assertThat(new String(RequestCapture.head(repeatable, null).body(repeatable, 1 << 20),
         java.nio.charset.StandardCharsets.UTF_8)).as("reset: read again whole").isEqualTo(CHAT);
+  }
+
+  @Test
+  void readsNoMoreOfARepeatableBodyThanTheBoundAndSendsTheRestFromWhereItStopped() throws Exception {
+    AsyncRequestProducer repeatable = new BasicRequestProducer(
+        new BasicHttpRequest("POST", URI.create(primary.baseUrl() + "/v1/chat/completions")),
+        new StringAsyncEntityProducer(CHAT, ContentType.APPLICATION_JSON));
+    RequestCapture capture = RequestCapture.head(repeatable, null);
+
+    assertThat(capture.body(repeatable, 16)).as("longer than the bound: not read whole").isNull();
+    assertThat(new String(capture.held(), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo(CHAT.substring(0, 17));
+    assertThat(capture.sendable(repeatable)).isInstanceOf(StreamedRequestProducer.class);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    boolean[] ended = new boolean[1];
+    org.apache.hc.core5.http.nio.DataStreamChannel channel = new org.apache.hc.core5.http.nio.DataStreamChannel() {
+      @Override
+      public void requestOutput() {}
+
+      @Override
+      public int write(java.nio.ByteBuffer src) {
+        int n = Math.min(src.remaining(), 5); // a client taking a little at a time
+        byte[] chunk = new byte[n];
+        src.get(chunk);
+        out.write(chunk, 0, n);
+        return n;
+      }
+
+      @Override
+      public void endStream() {
+        ended[0] = true;
+      }
+
+      @Override
+      public void endStream(List<? extends org.apache.hc.core5.http.Header> trailers) {
+        ended[0] = true;
+      }
+    };
+    AsyncRequestProducer streamed = capture.sendable(repeatable);
+    for (int i = 0; i < 1_000 && !ended[0]; i++) {
+      streamed.produce(channel);
+    }
+    assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .as("the held bytes, then the rest from where the producer stopped").isEqualTo(CHAT);
   }
 
   private static AsyncRequestProducer streamed(MockLlmServer server, ChunkedJsonProducer body) {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class AsyncAttemptTest {
 
   private final List<String> exchange = new ArrayList<>();
-  private final AsyncAttempt attempt = new AsyncAttempt(ConcurrentHashMap.newKeySet());
+  private final AsyncAttempt attempt = new AsyncAttempt(ConcurrentHashMap.newKeySet(), 8);
 
   @Test
   void handsOverAWholeHeldResponseEvenWhenTheExchangeIsCancelledAfterItsEnd() throws Exception {
@@ -69,6 +69,21 @@ class AsyncAttemptTest {
     attempt.streamEnd(null);
 
     assertThat(exchange).containsExactly("completed");
+  }
+
+  @Test
+  void givesTheClientNoCapacityForMoreThanTheBoundUntilTheGateDecides() throws Exception {
+    List<Integer> granted = new ArrayList<>();
+    attempt.consumeResponse(new BasicHttpResponse(500), details(100), null, recording());
+    attempt.updateCapacity(granted::add);
+    attempt.consume(ByteBuffer.wrap("error body".getBytes(StandardCharsets.US_ASCII)));
+    attempt.updateCapacity(granted::add);
+
+    assertThat(granted).as("bound 8: room for 9 bytes, then none").containsExactly(9);
+
+    attempt.discard();
+
+    assertThat(granted).as("dropped: the rest is read and let go").containsExactly(9, Integer.MAX_VALUE);
   }
 
   private static BasicEntityDetails details(long length) {

@@ -4,7 +4,9 @@ import io.tollgate.gate.CallResult;
 import io.tollgate.gate.Gate;
 import io.tollgate.router.OutboundRequest;
 import java.io.IOException;
+import io.tollgate.router.StreamedBody;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.Objects;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -17,8 +19,9 @@ import org.springframework.http.client.ClientHttpResponse;
  * settle from the body as the app reads it, a synthetic provider-shaped answer (a 429) returned as
  * an ordinary response. Calls to any other host pass on untouched after one host comparison.
  *
- * <p>The body is already in memory here (Spring buffers it for interceptors), so every call can be
- * sent again to a fallback.
+ * <p>The body is already in memory here (Spring buffers it for interceptors), so every call up to
+ * {@code tokens.max-buffered-body} can be sent again to a fallback; a larger one is estimated from
+ * its length and sent once, to the provider addressed.
  *
  * <p>A failure of Tollgate's own code (the gate, or the app's limiter bean, throwing) never
  * reaches the app: before anything was sent the request goes on as if Tollgate were absent; after,
@@ -46,8 +49,7 @@ public final class TollgateClientHttpRequestInterceptor implements ClientHttpReq
         transport = null;
         outbound = null;
       } else {
-        outbound = OutboundRequest.of(request.getMethod().name(), uri,
-            SpringHeaders.toCore(request.getHeaders()), body);
+        outbound = outbound(request, uri, body, gate.config().tokens().maxBufferedBody());
         transport = new RestTransport(request, body, outbound, execution);
       }
     } catch (RuntimeException | Error e) {
@@ -59,7 +61,8 @@ public final class TollgateClientHttpRequestInterceptor implements ClientHttpReq
     }
     CallResult<ClientHttpResponse> result;
     try {
-      result = gate.call(outbound, true, transport);
+      // a body over the bound is Spring's to hold, not Tollgate's: sent once, to the provider addressed
+      result = gate.call(outbound, outbound.streamedBody().isEmpty(), transport);
     } catch (IOException e) {
       transport.closeParked();
       throw e; // the client's own: no provider answered at all
@@ -82,5 +85,19 @@ public final class TollgateClientHttpRequestInterceptor implements ClientHttpReq
     }
     transport.closeParked();
     return answer;
+  }
+
+  /**
+   * The call as the gate sees it: a body up to {@code bound} whole; of a larger one only its first
+   * bound + 1 bytes, the prompt estimated from its length (Spring holds the body; Tollgate keeps no
+   * copy of it beyond the bound, and counts no more of it than that).
+   */
+  private static OutboundRequest outbound(HttpRequest request, URI uri, byte[] body, int bound) {
+    if (body.length <= bound) {
+      return OutboundRequest.of(request.getMethod().name(), uri, SpringHeaders.toCore(request.getHeaders()), body);
+    }
+    return OutboundRequest.withHeldPrefix(request.getMethod().name(), uri,
+        SpringHeaders.toCore(request.getHeaders()), Arrays.copyOf(body, bound + 1),
+        StreamedBody.ofLength(body.length));
   }
 }

@@ -85,8 +85,10 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
     return Mono.defer(() -> {
       Optional<String> tenant = Tenants.current(); // the subscriber's
       // the app's body, written by its own inserter: what that throws is the app's
-      return CapturedBody.of(request, used.writers())
-          .flatMap(body -> gated(request, next, body, used, tenant));
+      return CapturedBody.of(request, used.writers(), gate.config().tokens().maxBufferedBody())
+          .flatMap(body -> gated(request, next, body, used, tenant)
+              // sent by the time an answer is had, or never to be: the rest is let go
+              .doFinally(signal -> body.abandon()));
     });
   }
 
@@ -113,12 +115,15 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
           entry.getValue().forEach(value -> headers.add(entry.getKey(), value));
         }
       });
-      OutboundRequest outbound = OutboundRequest.of(request.method().name(), request.url(),
-          headers.build(), body.bytes());
+      OutboundRequest outbound = body.whole()
+          ? OutboundRequest.of(request.method().name(), request.url(), headers.build(), body.bytes())
+          : OutboundRequest.withHeldPrefix(request.method().name(), request.url(), headers.build(),
+              body.bytes(), body.streamed());
       transport = new WebClientTransport(request, body, outbound, next);
       // the body may have been written on another thread than the subscriber's
       try (Tenants.Scope bound = tenant.map(Tenants::bind).orElse(() -> { })) {
-        call = gate.callAsync(outbound, true, transport, STEPS);
+        // a body held whole can be sent again, to a fallback; one held in part only once
+        call = gate.callAsync(outbound, body.whole(), transport, STEPS);
       }
     } catch (RuntimeException | Error e) {
       InternalFailures.shared().record(WHERE, e);

@@ -80,7 +80,7 @@ final class WebClientTransport implements AsyncTransport<ClientResponse> {
             .forEach(entry -> entry.getValue().forEach(value -> headers.add(entry.getKey(), value))))
         .attributes(attributes -> attributes.putAll(original.attributes()))
         // a fallback's body is the plan's: its model may be renamed
-        .body(new CapturedBody(plan.body(), new HttpHeaders()).inserter())
+        .body(CapturedBody.of(plan.body()).inserter())
         .build();
   }
 
