@@ -1,0 +1,61 @@
+package io.tollgate.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The keys CONFIG.md names under "Keys to add" that are built, written exactly as it writes them
+ * (comments included), read to what they say.
+ */
+class ConfigMdKeysToAddTest {
+
+  private static final String VERIFY_HOST =
+      "    verify-host: true           # rediss://: check the certificate's host name (false only for testing)";
+  private static final String CREDENTIAL_HEADERS =
+      "  credential-headers: [x-my-gateway-key]   # more secret headers, never forwarded to another host";
+  private static final String HASH_KEY =
+      "    hash-key: ${TOLLGATE_TENANT_HASH_KEY}   # keys the tenant hash seen in Redis, spans and logs";
+  private static final String KNOWN_ONLY =
+      "    known-only: false           # true: only tenants listed under overrides are served";
+
+  @Test
+  void theLinesAreTheContractsOwn() throws IOException {
+    Path contract = Path.of("..", "..", "shared", "CONFIG.md");
+    assumeTrue(Files.exists(contract), "../shared/CONFIG.md beside the project");
+    String markdown = Files.readString(contract);
+    String keysToAdd = markdown.substring(markdown.indexOf("## Keys to add"));
+
+    assertThat(keysToAdd).contains(VERIFY_HOST, CREDENTIAL_HEADERS, HASH_KEY, KNOWN_ONLY);
+  }
+
+  @Test
+  void theBuiltKeysReadAsWritten() {
+    String yaml = String.join("\n", List.of(
+        "tollgate:",
+        "  redis:",
+        "    url: rediss://redis.internal:6380",
+        VERIFY_HOST,
+        CREDENTIAL_HEADERS,
+        "  tenants:",
+        "    header: X-Tenant-Id",
+        HASH_KEY,
+        KNOWN_ONLY,
+        ""));
+    String hashKey = "a-fleet-secret-of-32-bytes-0123456";
+
+    TollgateConfig config = Loaders.yaml(yaml, Map.of("TOLLGATE_TENANT_HASH_KEY", hashKey));
+
+    assertThat(config.redis().orElseThrow().verifyHost()).isTrue();
+    assertThat(config.credentialHeaders()).containsExactly("x-my-gateway-key");
+    assertThat(config.tenants().orElseThrow().hashKey()).hasValueSatisfying(
+        secret -> assertThat(secret.reveal()).isEqualTo(hashKey));
+    assertThat(config.tenants().orElseThrow().knownOnly()).isFalse();
+  }
+}
