@@ -1,6 +1,7 @@
 package io.tollgate.config;
 
 import io.tollgate.limiter.RedisClients;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -18,10 +19,12 @@ import redis.clients.jedis.exceptions.JedisException;
  * and made again on the next use while making it fails (a Cluster client cannot be built while no
  * node answers; the app starts all the same and the limiter degrades by its policy).
  *
- * <p>The client is made on a thread of its own, one attempt at a time, and no caller waits for it
- * longer than {@code redis.timeout}: a Cluster client tries its seeds one after the other, each up
- * to the timeout, and calls queued behind that would each pay the whole of it. A caller that gives
- * up gets a {@link JedisConnectionException}, which the limiter's failure policy decides.
+ * <p>The client is made on a thread of its own, one attempt at a time. A Cluster client is made by
+ * reaching its seeds, one after the other, each up to {@code redis.timeout}: no caller waits for
+ * that longer than the timeout, since calls queued behind it would each pay the whole of it; one
+ * that gives up gets a {@link JedisConnectionException}, which the limiter's failure policy
+ * decides. A standalone client is made without touching the network (its pool connects on use),
+ * so a caller waits for it whatever it takes.
  */
 public final class RedisConnection implements AutoCloseable {
 
@@ -39,9 +42,9 @@ public final class RedisConnection implements AutoCloseable {
   }
 
   /**
-   * The client; when it is not made yet, waits at most {@code redis.timeout} for the attempt under
-   * way (starting one when none is). A {@link JedisException} when Redis cannot be reached in that
-   * time.
+   * The client; when it is not made yet, waits for the attempt under way (starting one when none
+   * is), for a Cluster at most {@code redis.timeout}. A {@link JedisException} when Redis cannot
+   * be reached in that time.
    */
   public UnifiedJedis client() {
     UnifiedJedis made = client;
@@ -50,7 +53,8 @@ public final class RedisConnection implements AutoCloseable {
     }
     checkOpen();
     try {
-      return currentAttempt().get(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
+      CompletableFuture<UnifiedJedis> attempt = currentAttempt();
+      return config.isCluster() ? attempt.get(config.timeout().toNanos(), TimeUnit.NANOSECONDS) : attempt.get();
     } catch (TimeoutException e) {
       throw new JedisConnectionException("still connecting to Redis after " + config.timeout().toMillis()
           + " ms (redis.timeout)");
@@ -71,6 +75,32 @@ public final class RedisConnection implements AutoCloseable {
   public void connectInBackground() {
     if (client == null && !closed) {
       currentAttempt();
+    }
+  }
+
+  /**
+   * Starts making the client if it is not made and waits up to {@code wait} for that attempt to
+   * end: for a start-up that would rather connect before it serves than decide its first calls by
+   * the failure policy.
+   *
+   * @return true when the client is made; false when the attempt failed, is still under way after
+   *     {@code wait}, or the connection is closed
+   */
+  public boolean awaitConnected(Duration wait) {
+    if (client != null) {
+      return true;
+    }
+    if (closed) {
+      return false;
+    }
+    try {
+      currentAttempt().get(wait.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException | ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -108,6 +138,10 @@ public final class RedisConnection implements AutoCloseable {
 
   private void connect(CompletableFuture<UnifiedJedis> attempt) {
     try {
+      if (closed) {
+        attempt.completeExceptionally(new IllegalStateException("the Redis connection is closed"));
+        return;
+      }
       UnifiedJedis made = create();
       synchronized (this) {
         if (closed) {

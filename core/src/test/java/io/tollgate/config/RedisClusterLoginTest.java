@@ -136,7 +136,7 @@ class RedisClusterLoginTest {
         .map(node -> "'redis://:${REDIS_PASSWORD}@" + node + "'")
         .collect(Collectors.joining(", ", "[", "]"));
     return Loaders.yaml("tollgate:\n  redis:\n    cluster: " + seeds
-        + "\n    timeout: 2s\n    on-failure: " + onFailure + "\n", Map.of("REDIS_PASSWORD", password));
+        + "\n    timeout: 5s\n    on-failure: " + onFailure + "\n", Map.of("REDIS_PASSWORD", password));
   }
 
   private static List<Subject> oneSubjectPerMaster() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,19 @@ class RedisConnectionTest {
       Thread.sleep(10);
     }
     assertThat(tollgateClients()).isZero();
+  }
+
+  @Test
+  void awaitingTheConnectionMakesTheClientOrSaysItCouldNot() {
+    assertThat(connection.awaitConnected(Duration.ofSeconds(10))).isTrue();
+    assertThat(connection.client().ping()).isEqualTo("PONG");
+
+    RedisConnection nowhere = RedisConnection.of(RedisConfig.builder()
+        .cluster(List.of("127.0.0.1:1")).timeout(Duration.ofMillis(200)).build());
+    try (nowhere) {
+      assertThat(nowhere.awaitConnected(Duration.ofSeconds(10))).isFalse(); // refused at once
+    }
+    assertThat(nowhere.awaitConnected(Duration.ofSeconds(1))).isFalse(); // closed
   }
 
   /** Connections that named themselves as Tollgate's clients do. */

@@ -107,12 +107,13 @@ class RedisTlsTest {
     }
   }
 
+  /** A Cluster client is made by reaching a seed, and a first call waits for that at most the timeout. */
   private static String clusterYaml() {
     String seeds = cluster.seeds().stream()
         .map(node -> "'rediss://:${REDIS_PASSWORD}@" + node + "'")
         .collect(Collectors.joining(", ", "[", "]"));
     return "tollgate:\n  redis:\n    cluster: " + seeds
-        + "\n    timeout: 2s\n    on-failure: fail-closed\n";
+        + "\n    timeout: 5s\n    on-failure: fail-closed\n";
   }
 
   private static List<String> oneSubjectPerMaster() {

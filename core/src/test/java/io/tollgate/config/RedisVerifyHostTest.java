@@ -81,12 +81,13 @@ class RedisVerifyHostTest {
         + "\n    timeout: 2s\n    on-failure: fail-closed\n" + extra;
   }
 
+  /** A Cluster client is made by reaching a seed, and a first call waits for that at most the timeout. */
   private static String clusterYaml(String extra) {
     String seeds = cluster.seeds().stream()
         .map(node -> "'rediss://" + node + "'")
         .collect(Collectors.joining(", ", "[", "]"));
     return "tollgate:\n  redis:\n    cluster: " + seeds
-        + "\n    timeout: 2s\n    on-failure: fail-closed\n" + extra;
+        + "\n    timeout: 5s\n    on-failure: fail-closed\n" + extra;
   }
 
   /**

@@ -46,7 +46,7 @@ class RedisClusterAgentIT {
         tollgate:
           redis:
             cluster: %s
-            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
+            timeout: 5s # a cold forked JVM's first calls (and its Cluster connect) may be slow; a timeout would fail open
           providers:
             primary:
               base-url: %s
