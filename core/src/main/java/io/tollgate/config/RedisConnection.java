@@ -1,6 +1,7 @@
 package io.tollgate.config;
 
 import io.tollgate.limiter.RedisClients;
+import io.tollgate.limiter.internal.RedisFailures;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +12,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -22,7 +22,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>The client is made on a thread of its own, one attempt at a time. A Cluster client is made by
  * reaching its seeds, one after the other, each up to {@code redis.timeout}: no caller waits for
  * that longer than the timeout, since calls queued behind it would each pay the whole of it; one
- * that gives up gets a {@link JedisConnectionException}, which the limiter's failure policy
+ * that gives up gets a {@code JedisConnectionException}, which the limiter's failure policy
  * decides. A standalone client is made without touching the network (its pool connects on use),
  * so a caller waits for it whatever it takes.
  */
@@ -56,14 +56,14 @@ public final class RedisConnection implements AutoCloseable {
       CompletableFuture<UnifiedJedis> attempt = currentAttempt();
       return config.isCluster() ? attempt.get(config.timeout().toNanos(), TimeUnit.NANOSECONDS) : attempt.get();
     } catch (TimeoutException e) {
-      throw new JedisConnectionException("still connecting to Redis after " + config.timeout().toMillis()
-          + " ms (redis.timeout)");
+      throw RedisFailures.unreachable("still connecting to Redis after " + config.timeout().toMillis()
+          + " ms (redis.timeout)", null);
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException failure
-          ? failure : new JedisConnectionException("could not connect to Redis", e.getCause());
+          ? failure : RedisFailures.unreachable("could not connect to Redis", e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new JedisConnectionException("interrupted while connecting to Redis", e);
+      throw RedisFailures.unreachable("interrupted while connecting to Redis", e);
     }
   }
 

@@ -2,6 +2,8 @@ package io.tollgate.limiter.internal;
 
 import java.util.NoSuchElementException;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One line on why a Redis call failed, for the log line that opens a degraded episode. A refused
@@ -31,6 +33,15 @@ public final class RedisFailures {
       root = failure.getSuppressed()[0];
     }
     return root == failure ? shown(failure) : shown(failure) + " (" + shown(root) + ")";
+  }
+
+  /**
+   * A {@link JedisConnectionException}, typed as its superclass: code that throws it without
+   * Redis configured then makes the class verifier load no Jedis class beyond
+   * {@link JedisException} (the agent loads no Jedis client class without Redis).
+   */
+  public static JedisException unreachable(String message, Throwable cause) {
+    return new JedisConnectionException(message, cause);
   }
 
   /**
