@@ -437,7 +437,7 @@ class ApacheHttpClientAgentIT {
     // the launcher alone on the class path; the app only inside the child loaders, one with
     // HttpClient 5.1, one with 5.6
     Path launcher = ClassLoadersIT.copyClasses(dir.resolve("launcher"), "ChildLoaderLauncher");
-    Path app = ClassLoadersIT.copyClasses(dir.resolve("app-classes"), "ApacheClassic5App");
+    Path app = ClassLoadersIT.copyClasses(dir.resolve("app-classes"), "ApacheClassic5App", "AppHeaders");
 
     Run run = ForkedApp.launcher(dir.resolve("run"), launcher.toString(),
             "io.tollgate.agent.it.app.ChildLoaderLauncher", app.toString(),

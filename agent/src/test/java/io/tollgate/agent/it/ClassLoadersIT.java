@@ -45,7 +45,7 @@ class ClassLoadersIT {
         """.formatted(provider.baseUrl()));
     // the launcher alone on the class path; the app only inside the child loaders
     Path launcher = copyClasses(dir.resolve("launcher"), "ChildLoaderLauncher");
-    Path app = copyClasses(dir.resolve("app-classes"), "OkHttpApp");
+    Path app = copyClasses(dir.resolve("app-classes"), "OkHttpApp", "AppHeaders");
 
     Run run = ForkedApp.launcher(dir.resolve("run"), launcher.toString(),
             "io.tollgate.agent.it.app.ChildLoaderLauncher",
@@ -77,7 +77,7 @@ class ClassLoadersIT {
                 requests-per-hour: 1
         """.formatted(provider.baseUrl()));
     Path launcher = copyClasses(dir.resolve("launcher"), "ChildLoaderLauncher");
-    Path app = copyClasses(dir.resolve("app-classes"), "OkHttpApp");
+    Path app = copyClasses(dir.resolve("app-classes"), "OkHttpApp", "AppHeaders");
 
     Run run = ForkedApp.launcher(dir.resolve("run"), launcher.toString(),
             "io.tollgate.agent.it.app.ChildLoaderLauncher",
@@ -125,11 +125,13 @@ class ClassLoadersIT {
     assertThat(provider.requestCount()).isEqualTo(3);
   }
 
-  static Path copyClasses(Path target, String simpleName) throws Exception {
+  /** The classes of the apps whose names start with one of {@code simpleNames}, copied under {@code target}. */
+  static Path copyClasses(Path target, String... simpleNames) throws Exception {
     Path source = ForkedApp.appClasses().resolve("io/tollgate/agent/it/app");
     Path into = Files.createDirectories(target.resolve("io/tollgate/agent/it/app"));
     try (Stream<Path> files = Files.list(source)) {
-      for (Path file : files.filter(f -> f.getFileName().toString().startsWith(simpleName)).toList()) {
+      for (Path file : files.filter(f -> Stream.of(simpleNames)
+          .anyMatch(name -> f.getFileName().toString().startsWith(name))).toList()) {
         Files.copy(file, into.resolve(file.getFileName()));
       }
     }
