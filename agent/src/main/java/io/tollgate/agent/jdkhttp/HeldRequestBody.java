@@ -181,7 +181,7 @@ final class HeldRequestBody implements HttpRequest.BodyPublisher {
       return false;
     }
     streamed = StreamedBody.ofLength(app.contentLength());
-    streamed.passed(heldLength + bytes.remaining());
+    streamed.passed(heldLength); // the overflow is counted as it is published
     overflow = bytes.hasRemaining() ? bytes : null;
     return true;
   }
@@ -247,6 +247,7 @@ final class HeldRequestBody implements HttpRequest.BodyPublisher {
               held = new byte[0]; // published: the client has it now
               heldLength = 0;
             } else {
+              streamed.passed(overflow.remaining());
               overflow = null;
             }
             parts--;
