@@ -14,15 +14,20 @@ import java.util.Set;
 
 /**
  * HTTP header fields in the order given, looked up without regard to case; a name may repeat.
- * Immutable. Its {@link #toString()} masks the values of credential headers, so a request can be
- * logged without its keys.
+ * Immutable. Its {@link #toString()} shows the values of headers known to hold no secret and
+ * masks every other one (an allow-list: a gateway's key in a header of its own is masked too), so
+ * a request or a response can be logged without its keys.
  */
 public final class Headers {
 
-  /** Names whose values are secrets: masked when printed. Lower case. */
-  static final Set<String> SECRET_NAMES = Set.of(
-      "authorization", "proxy-authorization", "api-key", "x-api-key",
-      "ocp-apim-subscription-key", "cookie", "set-cookie");
+  /** Names whose values are shown when printed; lower case. Every other value is masked. */
+  static final Set<String> SHOWN_NAMES = Set.of(
+      "content-type", "content-length", "content-encoding", "transfer-encoding", "accept",
+      "accept-encoding", "user-agent", "host", "connection", "date", "server", "retry-after",
+      "retry-after-ms", "openai-beta", "openai-version", "openai-processing-ms", "anthropic-version",
+      "anthropic-beta", "x-request-id", "request-id", "traceparent", "tracestate");
+  /** Prefixes of names whose values are shown: the providers' rate-limit figures. */
+  private static final List<String> SHOWN_PREFIXES = List.of("x-ratelimit-", "anthropic-ratelimit-");
 
   /** One header field. */
   public record Field(String name, String value) {
@@ -33,7 +38,7 @@ public final class Headers {
 
     @Override
     public String toString() {
-      return name + ": " + (isSecret(name) ? "***" : value);
+      return name + ": " + (isShown(name) ? value : "***");
     }
   }
 
@@ -144,8 +149,9 @@ public final class Headers {
     return fields.toString();
   }
 
-  static boolean isSecret(String name) {
-    return SECRET_NAMES.contains(name.toLowerCase(Locale.ROOT));
+  static boolean isShown(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return SHOWN_NAMES.contains(lower) || SHOWN_PREFIXES.stream().anyMatch(lower::startsWith);
   }
 
   /** Collects fields in order. */

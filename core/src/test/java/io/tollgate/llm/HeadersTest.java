@@ -36,4 +36,16 @@ class HeadersTest {
     assertThatThrownBy(() -> Headers.of("a")).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("names and values must come in pairs, got 1");
   }
+
+  @Test
+  void printsOnlyTheValuesOfHeadersKnownToHoldNoSecret() {
+    Headers headers = Headers.of("Authorization", "Bearer sk-app", "api-key", "az-1",
+        "cf-aig-authorization", "Bearer gw-2", "x-my-gateway-key", "gw-3",
+        "Content-Type", "application/json", "x-ratelimit-remaining-requests", "42",
+        "anthropic-ratelimit-tokens-reset", "2026-12-03T08:00:00Z", "retry-after", "3");
+
+    assertThat(headers.toString()).isEqualTo("[Authorization: ***, api-key: ***, cf-aig-authorization: ***,"
+        + " x-my-gateway-key: ***, Content-Type: application/json, x-ratelimit-remaining-requests: 42,"
+        + " anthropic-ratelimit-tokens-reset: 2026-12-03T08:00:00Z, retry-after: 3]");
+  }
 }
