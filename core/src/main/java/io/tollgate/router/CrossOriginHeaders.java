@@ -24,12 +24,13 @@ public final class CrossOriginHeaders {
 
   /**
    * The headers that may leave an origin, lower case: how to read the body and the answer, the
-   * client, the API version and beta features the body is written for, and the W3C trace context.
+   * client, the API version and beta features the body is written for, the W3C trace context and
+   * the client's request id (a correlation id, which a fallback's logs should carry too).
    */
   public static final Set<String> SAFE = Set.of(
       "content-type", "accept", "accept-encoding", "user-agent",
       "openai-beta", "anthropic-version", "anthropic-beta",
-      "traceparent", "tracestate");
+      "traceparent", "tracestate", "x-request-id", "x-client-request-id");
 
   /**
    * The headers of the message's own framing, lower case: a client sets them for the request it

@@ -33,7 +33,7 @@ class RequestRewriterTest {
     // only known-safe headers and query parameters go to another provider (RerouteAllowListTest)
     assertThat(rewritten.request().uri()).isEqualTo(URI.create("http://127.0.0.1:9002/v1/chat/completions"));
     assertThat(rewritten.request().headers()).isEqualTo(Headers.of(
-        "Content-Type", "application/json", "Authorization", "Bearer sk-backup"));
+        "Content-Type", "application/json", "X-Request-Id", "r-1", "Authorization", "Bearer sk-backup"));
     assertThat(body(rewritten.request())).isEqualTo("{\"model\":\"gpt-4o-mini\",\"messages\":[],\"n\":1}");
     assertThat(rewritten.model()).contains("gpt-4o-mini");
     assertThat(rewritten.rewritten()).isTrue();

@@ -67,6 +67,7 @@ class RerouteAllowListTest {
         "OpenAI-Beta", "assistants=v2",
         "traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
         "tracestate", "vendor=1",
+        "X-Request-Id", "r-1",
         "Authorization", "Bearer sk-backup"));
     assertThat(rewritten.headers().fields()).extracting(Headers.Field::value)
         .noneMatch(value -> SECRETS.stream().anyMatch(value::contains));
@@ -79,7 +80,7 @@ class RerouteAllowListTest {
         OPENAI, AZURE).request();
 
     assertThat(rewritten.headers().names()).containsExactly("content-type", "accept", "accept-encoding",
-        "user-agent", "openai-beta", "traceparent", "tracestate", "api-key");
+        "user-agent", "openai-beta", "traceparent", "tracestate", "x-request-id", "api-key");
     assertThat(rewritten.headers().all("api-key")).containsExactly("az-contoso");
   }
 
@@ -147,7 +148,7 @@ class RerouteAllowListTest {
 
     assertThat(EVERYTHING.names()).filteredOn(leaving::mayLeaveOnTheWire).containsExactly(
         "content-type", "accept", "accept-encoding", "user-agent", "openai-beta", "traceparent",
-        "tracestate", "host", "content-length", "transfer-encoding");
+        "tracestate", "x-request-id", "host", "content-length", "transfer-encoding");
     assertThat(leaving.mayLeaveOnTheWire("Connection")).isTrue();
     assertThat(leaving.mayLeaveOnTheWire("X-MY-GATEWAY-KEY")).isFalse();
   }
