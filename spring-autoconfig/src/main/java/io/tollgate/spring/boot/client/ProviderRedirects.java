@@ -68,18 +68,16 @@ final class ProviderRedirects {
       }
       response.close();
       HttpMethod method = method(status, sent.getMethod());
+      boolean bodyDropped = !method.equals(sent.getMethod()) || status == 303;
       boolean sameOrigin = CrossOriginHeaders.sameOrigin(first.getURI(), target);
       HttpHeaders headers = new HttpHeaders();
+      // by name, not HttpHeaders' Map methods: Framework 7's HttpHeaders is no Map
       sent.getHeaders().forEach((name, values) -> {
-        if (sameOrigin || leaving.mayLeave(name)) {
+        if ((sameOrigin || leaving.mayLeave(name)) && !(bodyDropped && describesTheBody(name))) {
           headers.addAll(name, values);
         }
       });
-      if (!method.equals(sent.getMethod()) || status == 303) {
-        for (String framing : new String[] {HttpHeaders.CONTENT_TYPE, HttpHeaders.CONTENT_LENGTH,
-            HttpHeaders.CONTENT_ENCODING, HttpHeaders.TRANSFER_ENCODING}) {
-          headers.remove(framing);
-        }
+      if (bodyDropped) {
         sentBody = new byte[0];
       } else if (sentBody.length > 0) {
         // its length, as each attempt has: without one some clients stream the body chunked, or the
@@ -110,6 +108,11 @@ final class ProviderRedirects {
     boolean downgrade = "https".equalsIgnoreCase(from.getScheme()) && !"https".equalsIgnoreCase(target.getScheme());
     return downgrade || !"http".equalsIgnoreCase(target.getScheme()) && !"https".equalsIgnoreCase(target.getScheme())
         ? null : target;
+  }
+
+  private static boolean describesTheBody(String name) {
+    return name.equalsIgnoreCase(HttpHeaders.CONTENT_TYPE) || name.equalsIgnoreCase(HttpHeaders.CONTENT_LENGTH)
+        || name.equalsIgnoreCase(HttpHeaders.CONTENT_ENCODING) || name.equalsIgnoreCase(HttpHeaders.TRANSFER_ENCODING);
   }
 
   /** As the clients do: a POST becomes a GET on 301 and 302, everything but HEAD on 303. */
