@@ -1,9 +1,11 @@
 package io.tollgate.spring.boot;
 
 import io.tollgate.gate.Gate;
+import io.tollgate.spring.boot.client.NonFollowingTwins;
 import io.tollgate.spring.boot.client.ReactorRedirectGuard;
 import io.tollgate.spring.boot.client.TollgateClientHttpRequestInterceptor;
 import io.tollgate.spring.boot.client.WebClientHook;
+import java.lang.reflect.Proxy;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -112,6 +114,32 @@ public class TollgateClientsAutoConfiguration {
         public Object postProcessAfterInitialization(Object bean, String name) {
           return bean instanceof org.springframework.boot.http.client.reactive.ReactorClientHttpConnectorBuilder builder
               ? builder.withHttpClientCustomizer(new ReactorRedirectGuard(gate::getIfAvailable)) : bean;
+        }
+      };
+    }
+  }
+
+  /**
+   * Redirects of the other request factories Boot builds for RestClient and RestTemplate (the JDK
+   * {@code HttpClient}, Apache HttpClient 5, Jetty, {@code HttpURLConnection}): each comes with a
+   * twin that follows none, for Tollgate's attempts only ({@link NonFollowingTwins}). Reactor's is
+   * left to {@link ReactorRedirectGuard}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = {"org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder",
+      "org.springframework.http.client.ClientHttpRequestInterceptor"})
+  static class RequestFactoryRedirects {
+
+    @Bean
+    static BeanPostProcessor tollgateRequestFactoryRedirects() {
+      return new BeanPostProcessor() {
+        @Override
+        public Object postProcessAfterInitialization(Object bean, String name) {
+          return bean instanceof org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder<?>
+              && !bean.getClass().getName().equals("org.springframework.boot.http.client.ReactorClientHttpRequestFactoryBuilder")
+              && !Proxy.isProxyClass(bean.getClass())
+              ? NonFollowingTwins.wrap(bean, org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder.class)
+              : bean;
         }
       };
     }

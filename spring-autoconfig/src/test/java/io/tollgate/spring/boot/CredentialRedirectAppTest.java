@@ -16,20 +16,23 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * Boot's own RestClient and WebClient (on Reactor Netty here, following redirects as Boot has them
- * by default) keep a provider call's keys on its origin: a redirect elsewhere carries only the
- * headers that may leave, of the app's call and of a fallback's; a redirect within the origin
- * keeps them; a call to no provider is left alone.
+ * by default; RestClient also on the JDK {@code HttpClient} and Apache HttpClient 5) keep a
+ * provider call's keys on its origin: a redirect elsewhere carries only the headers that may leave,
+ * of the app's call and of a fallback's; a redirect within the origin keeps them; a call to no
+ * provider is left alone.
  */
 @SpringBootTest(classes = TestApp.class, webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = {
     "tollgate.providers.openai.fallbacks=backup",
@@ -49,8 +52,10 @@ class CredentialRedirectAppTest {
       "x-api-key", "secret-app-anthropic",
       "helicone-auth", "Bearer secret-app-helicone",
       "x-my-gateway-key", "secret-app-configured");
-  static final Set<String> ALLOWED_ON_THE_WIRE = Stream.concat(CrossOriginHeaders.SAFE.stream(),
-      CrossOriginHeaders.FRAMING.stream()).collect(Collectors.toSet());
+  /** What may leave, the framing, and the JDK client's own h2c upgrade offer on a cleartext origin. */
+  static final Set<String> ALLOWED_ON_THE_WIRE = Stream.of(CrossOriginHeaders.SAFE.stream(),
+      CrossOriginHeaders.FRAMING.stream(), Stream.of("upgrade", "http2-settings"))
+      .flatMap(names -> names).collect(Collectors.toSet());
 
   @Autowired
   RestClient.Builder restClients;
@@ -107,13 +112,81 @@ class CredentialRedirectAppTest {
         .satisfies(r -> assertThat(r.header("api-key")).isEqualTo("secret-app-azure"));
   }
 
+  /** RestClient on Boot's JDK {@code HttpClient} request factory, which follows redirects itself. */
+  @Nested
+  @TestPropertySource(properties = {"spring.http.client.factory=jdk", "spring.http.clients.imperative.factory=jdk"})
+  class OnTheJdkHttpClient {
+
+    @Autowired
+    RestClient.Builder jdkRestClients;
+
+    @Test
+    void restClientKeepsTheKeysOfTheAppsCallAndOfAFallbackOnTheirOrigins() {
+      scriptRedirects();
+
+      List<Integer> statuses = Stream.of(1, 2)
+          .map(call -> viaRestClient(jdkRestClients, primary.baseUrl() + "/v1/chat/completions")).toList();
+
+      assertKeysStayedHome(statuses);
+    }
+
+    @Test
+    void aSeeOtherBecomesAGetWithoutBodyThatKeepsOnlyWhatMayLeave() {
+      primary.script().next(1, Fault.redirect(303, elsewhere.baseUrl() + "/v1/models"));
+
+      assertThat(viaRestClient(jdkRestClients, primary.baseUrl() + "/v1/chat/completions")).isEqualTo(200);
+
+      assertThat(elsewhere.requests()).singleElement().satisfies(r -> {
+        assertThat(r.method()).isEqualTo("GET");
+        assertThat(r.path()).isEqualTo("/v1/models");
+        assertThat(r.header("content-type")).isNull();
+        assertThat(r.headers().values().stream().flatMap(List::stream)).noneMatch(value -> value.contains("secret"));
+      });
+    }
+
+    @Test
+    void aRedirectOfACallToNoProviderIsLeftToTheClient() {
+      elsewhere.script().next(1, Fault.redirect(307, primary.baseUrl() + "/v1/chat/completions"));
+
+      assertThat(viaRestClient(jdkRestClients, elsewhere.baseUrl() + "/v1/chat/completions")).isEqualTo(200);
+
+      assertThat(primary.requests()).singleElement()
+          .satisfies(r -> assertThat(r.header("api-key")).isEqualTo("secret-app-azure"));
+    }
+  }
+
+  /** RestClient on Boot's Apache HttpClient 5 request factory, which follows redirects itself. */
+  @Nested
+  @TestPropertySource(properties = {"spring.http.client.factory=http-components",
+      "spring.http.clients.imperative.factory=http-components"})
+  class OnApacheHttpClient5 {
+
+    @Autowired
+    RestClient.Builder apacheRestClients;
+
+    @Test
+    void restClientKeepsTheKeysOfTheAppsCallAndOfAFallbackOnTheirOrigins() {
+      // a 500, not a 429: Apache's client retries a 429 itself before Tollgate sees it
+      scriptRedirects(Fault.status(500));
+
+      List<Integer> statuses = Stream.of(1, 2)
+          .map(call -> viaRestClient(apacheRestClients, primary.baseUrl() + "/v1/chat/completions")).toList();
+
+      assertKeysStayedHome(statuses);
+    }
+  }
+
   /**
    * 1: the primary redirects elsewhere. 2: it refuses; the backup redirects within its origin,
    * then elsewhere.
    */
   private static void scriptRedirects() {
+    scriptRedirects(Fault.rateLimited(Duration.ZERO));
+  }
+
+  private static void scriptRedirects(Fault refusal) {
     primary.script().next(1, Fault.redirect(307, elsewhere.baseUrl() + "/v1/chat/completions"))
-        .next(1, Fault.rateLimited(Duration.ZERO));
+        .next(1, refusal);
     backup.script().next(1, Fault.redirect(307, backup.baseUrl() + DEPLOYMENT + "?api-version=2024-10-21"))
         .next(1, Fault.redirect(307, elsewhere.baseUrl() + DEPLOYMENT + "?api-version=2024-10-21"));
   }
@@ -140,6 +213,10 @@ class CredentialRedirectAppTest {
   }
 
   private int viaRestClient(String url) {
+    return viaRestClient(restClients, url);
+  }
+
+  private static int viaRestClient(RestClient.Builder restClients, String url) {
     return restClients.build().post().uri(url)
         .headers(headers -> APP_KEYS.forEach(headers::set))
         .contentType(MediaType.APPLICATION_JSON).body(CHAT)

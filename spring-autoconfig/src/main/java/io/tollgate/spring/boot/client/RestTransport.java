@@ -4,6 +4,7 @@ import io.tollgate.gate.AttachedAgent;
 import io.tollgate.gate.Tenants;
 import io.tollgate.gate.Transport;
 import io.tollgate.llm.Headers;
+import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.OutboundRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +14,8 @@ import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * Sends each attempt the gate plans down the rest of the client's chain: the app's own request for
- * the provider it addressed, a {@link PlannedHttpRequest} for a fallback.
+ * the provider it addressed, a {@link PlannedHttpRequest} for a fallback; a redirect of either is
+ * followed by {@link ProviderRedirects} when the client's factory leaves it to Tollgate.
  *
  * <p>It keeps what the client answered, for a failure of Tollgate's own code ({@link #recover}):
  * the last response until the gate discards it, and the last one discarded until the next attempt
@@ -26,6 +28,7 @@ final class RestTransport implements Transport<ClientHttpResponse> {
   private final byte[] body;
   private final OutboundRequest outbound;
   private final ClientHttpRequestExecution execution;
+  private final CrossOriginHeaders leaving;
   private boolean sent;
   /** The last response the client answered, until the gate discards it. */
   private ClientHttpResponse open;
@@ -34,8 +37,10 @@ final class RestTransport implements Transport<ClientHttpResponse> {
   /** What the client threw for the last attempt that failed. */
   private Throwable clientFailure;
 
-  RestTransport(HttpRequest original, byte[] body, OutboundRequest outbound, ClientHttpRequestExecution execution) {
+  RestTransport(HttpRequest original, byte[] body, OutboundRequest outbound, ClientHttpRequestExecution execution,
+      CrossOriginHeaders leaving) {
     this.original = original;
+    this.leaving = leaving;
     this.body = body;
     this.outbound = outbound;
     this.execution = execution;
@@ -47,8 +52,8 @@ final class RestTransport implements Transport<ClientHttpResponse> {
     sent = true;
     ClientHttpResponse response;
     try (Tenants.Scope gated = AttachedAgent.sendingGatedCall()) { // an attached agent lets it pass
-      response = plan == outbound ? execution.execute(original, body)
-          : execution.execute(new PlannedHttpRequest(plan, original.getAttributes()), plan.body());
+      response = plan == outbound ? ProviderRedirects.send(original, body, execution, leaving)
+          : ProviderRedirects.send(new PlannedHttpRequest(plan, original.getAttributes()), plan.body(), execution, leaving);
     } catch (IOException | RuntimeException | Error e) {
       clientFailure = e;
       throw e;

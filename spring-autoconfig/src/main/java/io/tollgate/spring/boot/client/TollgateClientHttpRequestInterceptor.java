@@ -50,7 +50,7 @@ public final class TollgateClientHttpRequestInterceptor implements ClientHttpReq
         outbound = null;
       } else {
         outbound = outbound(request, uri, body, gate.config().tokens().maxBufferedBody());
-        transport = new RestTransport(request, body, outbound, execution);
+        transport = new RestTransport(request, body, outbound, execution, gate.crossOriginHeaders());
       }
     } catch (RuntimeException | Error e) {
       InternalFailures.shared().record(WHERE, e);
