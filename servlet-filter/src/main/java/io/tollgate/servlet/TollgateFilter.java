@@ -220,8 +220,17 @@ public final class TollgateFilter implements Filter {
     if (run.mode == Mode.SHADOW) {
       chain.doFilter(req, res);
     } else {
+      if (hasBody((HttpServletRequest) req)) {
+        // its body is left unread: the client must not send its next request on this connection,
+        // which the container may close once the answer is written
+        ((HttpServletResponse) res).setHeader("Connection", "close");
+      }
       Answers.send((HttpServletResponse) res, answer);
     }
+  }
+
+  private static boolean hasBody(HttpServletRequest request) {
+    return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
   }
 
   private void limited(Running run, HttpServletRequest request, HttpServletResponse response,

@@ -635,6 +635,8 @@ abstract class FilterContract {
       HttpResponse<String> response = Http.send(Http.json(container.uri(CHAT), CHAT_BODY).header("X-Tenant-Base64",
           Base64.getUrlEncoder().encodeToString(tenant.getBytes(StandardCharsets.UTF_8))));
       assertThat(response.statusCode()).as(tenant).isEqualTo(400);
+      // the body is left unread: the client is told not to send its next request on the connection
+      assertThat(header(response, "connection")).isEqualTo("close");
       assertThat(json(response.body()).at("/error/code").asText()).isEqualTo("invalid_tenant");
       assertThat(response.body()).doesNotContain("acme", "xxxx");
     }
