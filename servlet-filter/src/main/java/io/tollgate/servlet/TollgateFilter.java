@@ -254,6 +254,9 @@ public final class TollgateFilter implements Filter {
       if (run.mode == Mode.ENFORCE) {
         SyntheticResponse refusal = Answers.refusal(run.protocol, decision, tokens);
         trace.ended(refusal.status()); // before the client can see the answer
+        if (!inbound.whole() && hasBody(request)) {
+          response.setHeader("Connection", "close"); // as for a refused tenant: the body is unread
+        }
         Answers.send(response, refusal);
         return;
       }
