@@ -1,7 +1,6 @@
 package io.tollgate.agent;
 
-import io.tollgate.agent.instrumentation.WeavingWarmUp;
-import io.tollgate.agent.instrumentation.AgentTransformer;
+import io.tollgate.agent.instrumentation.AgentInstaller;
 import io.tollgate.agent.instrumentation.InstrumentationModules;
 import io.tollgate.agent.telemetry.AgentTelemetry;
 import io.tollgate.config.ConfigException;
@@ -16,10 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Start-up. {@code premain} itself only reads its arguments, finds the configuration and registers
- * the {@link AgentTransformer}; the configuration and the gate are made on a thread of their own
+ * Start-up. {@code premain} itself only reads its arguments, finds the configuration and installs
+ * the advice ({@link AgentInstaller}); the configuration and the gate are made on a thread of their own
  * ({@code tollgate-start}) while the app starts. The client types the app loads meanwhile get their
- * hooks as they load, and a call made through them before the start is done waits for it
+ * advice as they load, and a call made through them before the start is done waits for it
  * ({@link AgentGates}), so no call escapes the agent.
  *
  * <p>Every failure leaves the app exactly as it would be without the agent, after one line on
@@ -66,7 +65,9 @@ final class AgentStartup {
     Thread thread = attach == Attach.RUNNING ? Thread.currentThread()
         : new Thread(start::run, "tollgate-start");
     AgentGates.starting(thread);
-    start.transformer = AgentTransformer.register(jvm, InstrumentationModules.all());
+    long installFrom = System.nanoTime();
+    start.installer = AgentInstaller.install(jvm, InstrumentationModules.all());
+    timings.instrumentation = System.nanoTime() - installFrom;
     started = true;
     timings.premainEnd = System.nanoTime();
     if (attach == Attach.RUNNING) {
@@ -89,7 +90,7 @@ final class AgentStartup {
     private final Attach attach;
     private final Timings timings;
     private TollgateConfig config;
-    private AgentTransformer transformer;
+    private AgentInstaller installer;
 
     Start(String location, boolean strict, Instrumentation jvm, Attach attach, Timings timings) {
       this.location = location;
@@ -126,10 +127,6 @@ final class AgentStartup {
           stop();
           return;
         }
-        if (attach == Attach.LAUNCH) {
-          // the app has not loaded its clients yet, most likely: the weaver ready before it does
-          WeavingWarmUp.start();
-        }
         long gateFrom = System.nanoTime();
         AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);
         Telemetry telemetry = agentTelemetry.telemetry();
@@ -138,10 +135,7 @@ final class AgentStartup {
           stop(); // the app has ended before the start did: the JVM is on its way out
           return;
         }
-        long instrumentationFrom = System.nanoTime();
-        timings.gate = instrumentationFrom - gateFrom;
-        transformer.retransformLoaded();
-        timings.instrumentation = System.nanoTime() - instrumentationFrom;
+        timings.gate = System.nanoTime() - gateFrom;
         if (AgentLog.DEBUG) {
           AgentLog.line(timings.describe() + "; calls that waited for it: "
               + AgentGates.callsThatWaited());
@@ -177,7 +171,7 @@ final class AgentStartup {
     /** Nothing is instrumented, and no call waits any more. */
     private void stop() {
       AgentGates.install(null);
-      transformer.remove();
+      installer.remove();
       failed();
     }
   }
@@ -193,8 +187,8 @@ final class AgentStartup {
     String describe() {
       long total = System.nanoTime() - premainStart;
       return "started in " + millis(total) + " ms: configuration " + millis(configuration)
-          + " ms, gate " + millis(gate) + " ms, instrumentation " + millis(instrumentation)
-          + " ms; premain " + millis(premainEnd - premainStart) + " ms, the rest on "
+          + " ms, gate " + millis(gate) + " ms; premain " + millis(premainEnd - premainStart)
+          + " ms (advice installed in " + millis(instrumentation) + " ms), the rest on "
           + Thread.currentThread().getName();
     }
 

@@ -27,9 +27,7 @@ public final class ApacheHttpClient4InstrumentationModule implements Instrumenta
         HELPERS + "PrefixedEntity",
         HELPERS + "UsageTappingEntity",
         HELPERS + "AnsweredResponse",
-        HELPERS + "Classic4Messages",
-        HELPERS + "Classic4Transport",
-        HELPERS + "Classic4Transport$ProceedFailure",
+        HELPERS + "Classic4Client",
         HELPERS + "Classic4Execution",
         HELPERS + "OriginGuard4");
   }

@@ -1,9 +1,14 @@
 package io.tollgate.agent.apache4;
 
-import io.tollgate.agent.instrumentation.Hook;
-import io.tollgate.agent.instrumentation.MethodFilter;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.tollgate.agent.instrumentation.AnswerExit;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import io.tollgate.agent.instrumentation.TypeTransformer;
 import java.util.List;
+import io.tollgate.agent.apache4.helpers.Classic4Execution;
+import net.bytebuddy.asm.Advice;
 
 /**
  * {@code doExecute(HttpHost, HttpRequest, HttpContext)} of HttpClient 4.5's clients (those of
@@ -22,8 +27,21 @@ public final class ClassicHttpClient4Instrumentation implements TypeInstrumentat
   }
 
   @Override
-  public void transform(Hooks hooks) {
-    hooks.answer(MethodFilter.named("doExecute", 3),
-        Hook.method(ApacheHttpClient4InstrumentationModule.HELPERS + "Classic4Execution", "handle"));
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAnswerAdvice(named("doExecute").and(takesArguments(3)),
+        getClass().getName() + "$AnswerEnter");
+  }
+
+  /** At the start of {@code doExecute}: the helper's answer ({@link AnswerExit}). */
+  public static final class AnswerEnter {
+    private AnswerEnter() {}
+
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+    public static Object enter(@Advice.This Object self,
+        @Advice.Argument(0) Object target,
+        @Advice.Argument(1) Object request,
+        @Advice.Argument(2) Object context) {
+      return Classic4Execution.handle(self, target, request, context);
+    }
   }
 }

@@ -1,10 +1,13 @@
 package io.tollgate.agent.apache4;
 
-import io.tollgate.agent.instrumentation.Hook;
-import io.tollgate.agent.instrumentation.MethodFilter;
-import io.tollgate.agent.instrumentation.Passed;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import io.tollgate.agent.instrumentation.TypeTransformer;
 import java.util.List;
+import io.tollgate.agent.apache4.helpers.Classic4Execution;
+import net.bytebuddy.asm.Advice;
 
 /**
  * {@code close()} of the response HttpClient 4.5's clients return ({@code HttpResponseProxy}, of
@@ -20,8 +23,18 @@ public final class ResponseClose4Instrumentation implements TypeInstrumentation 
   }
 
   @Override
-  public void transform(Hooks hooks) {
-    hooks.atEnter(MethodFilter.named("close", 0), Passed.THIS,
-        Hook.method(ApacheHttpClient4InstrumentationModule.HELPERS + "Classic4Execution", "closing"));
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAdviceToMethod(named("close").and(takesArguments(0)),
+        getClass().getName() + "$CloseAdvice");
+  }
+
+  /** At the start of {@code close()}. */
+  public static final class CloseAdvice {
+    private CloseAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.This Object response) {
+      Classic4Execution.closing(response);
+    }
   }
 }

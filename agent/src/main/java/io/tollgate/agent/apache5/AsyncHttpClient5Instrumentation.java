@@ -1,9 +1,14 @@
 package io.tollgate.agent.apache5;
 
-import io.tollgate.agent.instrumentation.Hook;
-import io.tollgate.agent.instrumentation.MethodFilter;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.tollgate.agent.instrumentation.AnswerExit;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import io.tollgate.agent.instrumentation.TypeTransformer;
 import java.util.List;
+import io.tollgate.agent.apache5.helpers.Async5Execution;
+import net.bytebuddy.asm.Advice;
 
 /**
  * {@code doExecute(HttpHost, AsyncRequestProducer, AsyncResponseConsumer, HandlerFactory,
@@ -21,8 +26,24 @@ public final class AsyncHttpClient5Instrumentation implements TypeInstrumentatio
   }
 
   @Override
-  public void transform(Hooks hooks) {
-    hooks.answer(MethodFilter.named("doExecute", 6),
-        Hook.method(ApacheHttpClient5InstrumentationModule.HELPERS + "Async5Execution", "handle"));
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAnswerAdvice(named("doExecute").and(takesArguments(6)),
+        getClass().getName() + "$AnswerEnter");
+  }
+
+  /** At the start of {@code doExecute}: the helper's answer ({@link AnswerExit}). */
+  public static final class AnswerEnter {
+    private AnswerEnter() {}
+
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+    public static Object enter(@Advice.This Object self,
+        @Advice.Argument(0) Object target,
+        @Advice.Argument(1) Object producer,
+        @Advice.Argument(2) Object consumer,
+        @Advice.Argument(3) Object push,
+        @Advice.Argument(4) Object context,
+        @Advice.Argument(5) Object callback) {
+      return Async5Execution.handle(self, target, producer, consumer, push, context, callback);
+    }
   }
 }

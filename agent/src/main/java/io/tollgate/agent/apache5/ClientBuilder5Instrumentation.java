@@ -1,10 +1,13 @@
 package io.tollgate.agent.apache5;
 
-import io.tollgate.agent.instrumentation.Hook;
-import io.tollgate.agent.instrumentation.MethodFilter;
-import io.tollgate.agent.instrumentation.Passed;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import io.tollgate.agent.instrumentation.TypeTransformer;
 import java.util.List;
+import io.tollgate.agent.apache5.helpers.OriginGuard5;
+import net.bytebuddy.asm.Advice;
 
 /**
  * {@code build()} of the classic, async and HTTP/2 async client builders: each client they make
@@ -21,8 +24,18 @@ public final class ClientBuilder5Instrumentation implements TypeInstrumentation 
   }
 
   @Override
-  public void transform(Hooks hooks) {
-    hooks.atEnter(MethodFilter.named("build", 0), Passed.THIS,
-        Hook.method(ApacheHttpClient5InstrumentationModule.HELPERS + "OriginGuard5", "addTo"));
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAdviceToMethod(named("build").and(takesArguments(0)),
+        getClass().getName() + "$BuildAdvice");
+  }
+
+  /** At the start of {@code build()}. */
+  public static final class BuildAdvice {
+    private BuildAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.This Object builder) {
+      OriginGuard5.addTo(builder);
+    }
   }
 }

@@ -9,10 +9,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 /**
- * What the hooks woven into the JDK's {@code HttpClientFacade} calls. That class, in the platform
+ * What the advice inlined into the JDK's {@code HttpClientFacade} calls. That class, in the platform
  * loader and the {@code java.net.http} module, cannot name any class of the agent jar; it gets
  * {@link #SEND}, {@link #SEND_ASYNC} and {@link #SEND_ASYNC_WITH_PUSH_PROMISES} as dynamic constants of
- * its own constant pool instead (see {@link io.tollgate.agent.instrumentation.Hook#bridge}): method handles typed with {@code Object}
+ * its own constant pool instead (see {@link JdkHttpInstrumentationModule#adviceMapping()}): method
+ * handles typed with {@code Object}
  * only, invoked with {@code invokeExact}. So nothing of Tollgate's is added to the JDK's loaders,
  * the boot class path or its modules.
  *

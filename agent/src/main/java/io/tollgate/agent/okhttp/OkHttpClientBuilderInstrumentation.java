@@ -1,10 +1,12 @@
 package io.tollgate.agent.okhttp;
 
-import io.tollgate.agent.instrumentation.Hook;
-import io.tollgate.agent.instrumentation.MethodFilter;
-import io.tollgate.agent.instrumentation.Passed;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import io.tollgate.agent.instrumentation.TypeTransformer;
 import java.util.List;
+import io.tollgate.agent.okhttp.helpers.TollgateInterceptor;
+import net.bytebuddy.asm.Advice;
 
 /**
  * Every {@code OkHttpClient.Builder} (and so every client, {@code new OkHttpClient()} included)
@@ -18,8 +20,17 @@ public final class OkHttpClientBuilderInstrumentation implements TypeInstrumenta
   }
 
   @Override
-  public void transform(Hooks hooks) {
-    hooks.atReturn(MethodFilter.constructors(), Passed.THIS,
-        Hook.method(OkHttpInstrumentationModule.HELPERS + "TollgateInterceptor", "addTo"));
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAdviceToMethod(isConstructor(), getClass().getName() + "$ConstructorAdvice");
+  }
+
+  /** At each return of a builder's constructors. */
+  public static final class ConstructorAdvice {
+    private ConstructorAdvice() {}
+
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    public static void exit(@Advice.This Object builder) {
+      TollgateInterceptor.addTo(builder);
+    }
   }
 }

@@ -1,11 +1,14 @@
 package io.tollgate.agent.okhttp;
 
-import io.tollgate.agent.instrumentation.Hook;
-import io.tollgate.agent.instrumentation.MethodFilter;
-import io.tollgate.agent.instrumentation.Passed;
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import io.tollgate.agent.instrumentation.TypeTransformer;
 import io.tollgate.agent.okhttp.helpers.OriginGuard;
 import java.util.List;
+import net.bytebuddy.asm.Advice;
 
 /**
  * Every {@code OkHttpClient} made from a builder ({@code build()}, {@code new OkHttpClient()})
@@ -20,9 +23,20 @@ public final class OkHttpClientInstrumentation implements TypeInstrumentation {
   }
 
   @Override
-  public void transform(Hooks hooks) {
+  public void transform(TypeTransformer transformer) {
     // by name: nothing of OkHttp is loaded into the agent's view while its classes load
-    hooks.atEnter(MethodFilter.constructorsTaking("okhttp3.OkHttpClient$Builder"),
-        Passed.FIRST_ARGUMENT, Hook.method(OkHttpInstrumentationModule.HELPERS + "OriginGuard", "addTo"));
+    transformer.applyAdviceToMethod(
+        isConstructor().and(takesArgument(0, named("okhttp3.OkHttpClient$Builder"))),
+        getClass().getName() + "$ConstructorAdvice");
+  }
+
+  /** At the start of {@code OkHttpClient(Builder)}, before the client copies the builder. */
+  public static final class ConstructorAdvice {
+    private ConstructorAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.Argument(0) Object builder) {
+      OriginGuard.addTo(builder);
+    }
   }
 }

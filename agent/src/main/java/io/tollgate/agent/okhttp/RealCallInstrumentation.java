@@ -1,12 +1,14 @@
 package io.tollgate.agent.okhttp;
 
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
 import io.tollgate.agent.CallerThreads;
 import io.tollgate.agent.EnqueuedTenants;
-import io.tollgate.agent.instrumentation.Hook;
-import io.tollgate.agent.instrumentation.MethodFilter;
-import io.tollgate.agent.instrumentation.Passed;
 import io.tollgate.agent.instrumentation.TypeInstrumentation;
+import io.tollgate.agent.instrumentation.TypeTransformer;
 import java.util.List;
+import net.bytebuddy.asm.Advice;
 
 /**
  * Marks the app's thread for the length of a synchronous {@code Call.execute()}: only there may a
@@ -23,12 +25,35 @@ public final class RealCallInstrumentation implements TypeInstrumentation {
   }
 
   @Override
-  public void transform(Hooks hooks) {
-    hooks.atEnter(MethodFilter.named("execute", 0), Passed.NOTHING,
-        Hook.method(CallerThreads.class.getName(), "enter"));
-    hooks.atExit(MethodFilter.named("execute", 0), Passed.NOTHING,
-        Hook.method(CallerThreads.class.getName(), "exit"));
-    hooks.atEnter(MethodFilter.named("enqueue", 1), Passed.THIS,
-        Hook.method(EnqueuedTenants.class.getName(), "remember"));
+  public void transform(TypeTransformer transformer) {
+    transformer.applyAdviceToMethod(named("execute").and(takesArguments(0)),
+        getClass().getName() + "$ExecuteAdvice");
+    transformer.applyAdviceToMethod(named("enqueue").and(takesArguments(1)),
+        getClass().getName() + "$EnqueueAdvice");
+  }
+
+  /** Around {@code RealCall.execute()}. */
+  public static final class ExecuteAdvice {
+    private ExecuteAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter() {
+      CallerThreads.enter();
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    public static void exit() {
+      CallerThreads.exit();
+    }
+  }
+
+  /** At the start of {@code RealCall.enqueue(Callback)}, on the app's thread. */
+  public static final class EnqueueAdvice {
+    private EnqueueAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter(@Advice.This Object call) {
+      EnqueuedTenants.remember(call);
+    }
   }
 }

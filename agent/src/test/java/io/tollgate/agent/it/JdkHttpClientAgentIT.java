@@ -277,10 +277,10 @@ class JdkHttpClientAgentIT {
     assertThat(run.calls()).extracting(AppCall::status)
         .as("every call waits for its turn, none is refused").containsExactly(200, 200, 200, 200);
     List<RecordedRequest> arrived = primary.awaitRequests(4, Duration.ofSeconds(5));
-    for (int i = 1; i < 4; i++) {
-      assertThat(Duration.between(arrived.get(i - 1).arrivedAt(), arrived.get(i).arrivedAt()))
-          .as("one request a second").isGreaterThan(Duration.ofMillis(500));
-    }
+    // admitted a second apart; a slow first send (a loaded machine) may shorten one gap between
+    // arrivals, not the span of all four
+    assertThat(Duration.between(arrived.get(0).arrivedAt(), arrived.get(3).arrivedAt()))
+        .as("four requests at one a second").isGreaterThan(Duration.ofSeconds(2));
     assertThat(submittedAt(run, 4))
         .as("both sendAsync calls returned at once: the waits did not hold the app's thread")
         .isBefore(arrived.get(2).arrivedAt());
