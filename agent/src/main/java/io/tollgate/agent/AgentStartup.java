@@ -187,8 +187,8 @@ final class AgentStartup {
     String describe() {
       long total = System.nanoTime() - premainStart;
       return "started in " + millis(total) + " ms: configuration " + millis(configuration)
-          + " ms, gate " + millis(gate) + " ms; premain " + millis(premainEnd - premainStart)
-          + " ms (advice installed in " + millis(instrumentation) + " ms), the rest on "
+          + " ms, gate " + millis(gate) + " ms, instrumentation " + millis(instrumentation)
+          + " ms; premain " + millis(premainEnd - premainStart) + " ms, the rest on "
           + Thread.currentThread().getName();
     }
 

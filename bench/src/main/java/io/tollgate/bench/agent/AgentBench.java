@@ -48,6 +48,10 @@ public final class AgentBench {
 
   public static void main(String[] args) throws Exception {
     AgentBenchOptions options = AgentBenchOptions.parse(args);
+    if (options.startup() && !Files.isRegularFile(options.otelAgentJar())) {
+      throw new IllegalStateException(options.otelAgentJar() + " does not exist: build with "
+          + "mvn -Pbench -Dmaven.test.skip=true package, from the project's root");
+    }
     if (!Files.isRegularFile(options.agentJar())) {
       throw new IllegalStateException(options.agentJar() + " does not exist: build with "
           + "mvn -Pbench -Dmaven.test.skip=true package, from the project's root");
@@ -61,7 +65,8 @@ public final class AgentBench {
       }
       String url = server.baseUrl() + CHAT_PATH;
       List<Row> perCall = Row.perCall(options.agentJar(), options.beforeJar());
-      List<Row> rows = Row.startup(options.agentJar(), options.beforeJar());
+      List<Row> rows = Row.startup(options.agentJar(), options.beforeJar(),
+          options.otelAgentJar());
       AgentReport report = new AgentReport(options, perCall, rows, Load.now());
       if (options.latency()) {
         bench.latency(url, redis, configs, perCall, report);
@@ -137,7 +142,11 @@ public final class AgentBench {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(options.jvmOptions());
-    if (setup.agent()) {
+    if (setup == Setup.OTEL_AGENT) {
+      command.addAll(List.of("-javaagent:" + options.otelAgentJar().toAbsolutePath(),
+          "-Dotel.traces.exporter=none", "-Dotel.metrics.exporter=none",
+          "-Dotel.logs.exporter=none"));
+    } else if (setup.agent()) {
       if (debug) {
         command.add("-Dtollgate.debug=true"); // the agent's own start-up breakdown
       }

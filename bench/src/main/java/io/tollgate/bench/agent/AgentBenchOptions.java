@@ -17,12 +17,15 @@ import java.util.List;
  * --jvm-option OPTION     passed to every child JVM (repeatable)
  * --agent-jar PATH        default agent/target/tollgate-agent.jar
  * --before-jar PATH       start-up also measured on this agent jar, side by side (before/after)
+ * --otel-agent PATH       the OpenTelemetry Java agent of the start-up's anchor row; default
+ *                         bench/target/otel-javaagent/opentelemetry-javaagent.jar
  * --app-libs DIR          the OkHttp jars the app runs on; default bench/target/agent-app-libs
  * --quick                 --rounds 1 --warmup 2000 --calls 2000 --startups 2: checks the wiring
  * </pre>
  */
 record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolean latency,
-    boolean paired, boolean startup, List<String> jvmOptions, Path agentJar, Path beforeJar, Path appLibs) {
+    boolean paired, boolean startup, List<String> jvmOptions, Path agentJar, Path beforeJar,
+    Path otelAgentJar, Path appLibs) {
 
   static AgentBenchOptions parse(String[] args) {
     int rounds = 3;
@@ -35,6 +38,7 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
     List<String> jvmOptions = new ArrayList<>();
     Path agentJar = Path.of("agent/target/tollgate-agent.jar");
     Path beforeJar = null;
+    Path otelAgentJar = Path.of("bench/target/otel-javaagent/opentelemetry-javaagent.jar");
     Path appLibs = Path.of("bench/target/agent-app-libs");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -55,6 +59,7 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
         case "--jvm-option" -> jvmOptions.add(value(args, ++i));
         case "--agent-jar" -> agentJar = Path.of(value(args, ++i));
         case "--before-jar" -> beforeJar = Path.of(value(args, ++i));
+        case "--otel-agent" -> otelAgentJar = Path.of(value(args, ++i));
         case "--app-libs" -> appLibs = Path.of(value(args, ++i));
         case "--quick" -> {
           rounds = 1;
@@ -64,11 +69,12 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
         }
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; known: "
             + "--rounds N --warmup CALLS --calls CALLS --startups N --only latency,paired,startup "
-            + "--jvm-option OPTION --agent-jar PATH --before-jar PATH --app-libs DIR --quick");
+            + "--jvm-option OPTION --agent-jar PATH --before-jar PATH --otel-agent PATH "
+            + "--app-libs DIR --quick");
       }
     }
     return new AgentBenchOptions(rounds, warmup, calls, startups, latency, paired, startup,
-        List.copyOf(jvmOptions), agentJar, beforeJar, appLibs);
+        List.copyOf(jvmOptions), agentJar, beforeJar, otelAgentJar, appLibs);
   }
 
   private static String value(String[] args, int i) {

@@ -28,14 +28,20 @@ final class ForkedApp {
    */
   record Run(long toMainNanos, long toFirstCallNanos, long cpuMillis, long warmUpCalls,
       long[] threadCpuPerCall, long[] latencies, long[] plainLatencies,
-      long[] referenceLatencies, List<String> agentLines) {}
+      long[] referenceLatencies, List<String> agentLines, Process whole) {}
+
+  /**
+   * The whole process: from its start to its exit (the JVM's shutdown included), the CPU it had
+   * used and the most memory it had resident as {@code main} ended; -1 where not reported.
+   */
+  record Process(long toExitNanos, long cpuMillis, long peakRssKb) {}
 
   static Run run(List<String> command, Path stderr) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectError(stderr.toFile());
     builder.environment().keySet().removeIf(name -> name.startsWith("TOLLGATE_"));
     long started = System.nanoTime();
-    Process process = builder.start();
+    java.lang.Process process = builder.start();
     long toMain = -1;
     long toFirstCall = -1;
     long cpuMillis = -1;
@@ -44,6 +50,8 @@ final class ForkedApp {
     long[] latencies = new long[0];
     long[] plainLatencies = new long[0];
     long[] referenceLatencies = new long[0];
+    long endCpuMillis = -1;
+    long peakRssKb = -1;
     try (BufferedReader out = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII), 1 << 16)) {
       for (String line; (line = out.readLine()) != null; ) {
@@ -62,6 +70,10 @@ final class ForkedApp {
           latencies = parse(line.substring("latencies-ns ".length()));
         } else if (line.startsWith("plain-latencies-ns ")) {
           plainLatencies = parse(line.substring("plain-latencies-ns ".length()));
+        } else if (line.startsWith("end-cpu-ms ")) {
+          endCpuMillis = Long.parseLong(line.substring("end-cpu-ms ".length()));
+        } else if (line.startsWith("peak-rss-kb ")) {
+          peakRssKb = Long.parseLong(line.substring("peak-rss-kb ".length()));
         } else if (line.startsWith("reference-latencies-ns ")) {
           referenceLatencies = parse(line.substring("reference-latencies-ns ".length()));
         }
@@ -71,6 +83,7 @@ final class ForkedApp {
       process.destroyForcibly();
       throw new IllegalStateException("the app did not end within " + TIMEOUT_SECONDS + " s");
     }
+    long toExit = System.nanoTime() - started;
     List<String> errors = Files.readAllLines(stderr, StandardCharsets.UTF_8);
     if (process.exitValue() != 0 || toFirstCall < 0) {
       throw new IllegalStateException("the app failed (exit " + process.exitValue() + "): "
@@ -83,7 +96,8 @@ final class ForkedApp {
       }
     }
     return new Run(toMain, toFirstCall, cpuMillis, warmUpCalls, threadCpu, latencies,
-        plainLatencies, referenceLatencies, agentLines);
+        plainLatencies, referenceLatencies, agentLines,
+        new Process(toExit, endCpuMillis, peakRssKb));
   }
 
   private static long[] parse(String numbers) {

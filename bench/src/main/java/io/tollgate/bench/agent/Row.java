@@ -11,9 +11,14 @@ import java.util.List;
  */
 record Row(String label, Setup setup, Path agentJar) {
 
-  /** The start-up rows: the baseline, the limiter setups and an Anthropic provider's too. */
-  static List<Row> startup(Path agentJar, Path beforeJar) {
-    return rows(agentJar, beforeJar, false);
+  /**
+   * The start-up rows: the baseline, the limiter setups, an Anthropic provider's too, and the
+   * OpenTelemetry Java agent ({@code otelAgentJar}) on the same app.
+   */
+  static List<Row> startup(Path agentJar, Path beforeJar, Path otelAgentJar) {
+    List<Row> rows = new ArrayList<>(rows(agentJar, beforeJar, false));
+    rows.add(new Row(Setup.OTEL_AGENT.label, Setup.OTEL_AGENT, otelAgentJar));
+    return List.copyOf(rows);
   }
 
   /** The per-call rows: the baseline, the limiter setups, then the non-provider host. */

@@ -15,7 +15,12 @@ enum Setup {
   REDIS("agent, Redis limiter"),
   /** In memory, with an Anthropic provider beside the server's: cl100k_base is needed too. */
   ANTHROPIC_TOO("agent, in-memory limiter, an Anthropic provider too"),
-  OTHER_HOST("agent, non-provider host");
+  OTHER_HOST("agent, non-provider host"),
+  /**
+   * The anchor start-up is judged against: the OpenTelemetry Java agent on the same app, its
+   * exporters off (nothing listens for them here), everything else as it ships.
+   */
+  OTEL_AGENT("OpenTelemetry Java agent");
 
   static final long REQUESTS_PER_MINUTE = 100_000_000L;
   static final long TOKENS_PER_MINUTE = 100_000_000_000L;
@@ -33,14 +38,15 @@ enum Setup {
     this.label = label;
   }
 
+  /** Tollgate's agent runs in this setup. */
   boolean agent() {
-    return this != BASELINE;
+    return this != BASELINE && this != OTEL_AGENT;
   }
 
   /** Writes this setup's configuration into {@code directory}; null for the baseline. */
   Path writeConfig(Path directory, String serverBaseUrl, String redisUri) throws IOException {
     String yaml = switch (this) {
-      case BASELINE -> null;
+      case BASELINE, OTEL_AGENT -> null;
       case IN_MEMORY -> provider(serverBaseUrl);
       case REDIS -> provider(serverBaseUrl) + "  redis:\n    url: " + redisUri + "\n";
       case ANTHROPIC_TOO -> provider(serverBaseUrl) + """

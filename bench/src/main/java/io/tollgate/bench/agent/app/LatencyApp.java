@@ -43,7 +43,8 @@ import okhttp3.Response;
  *
  * Output, one line each: {@code main}, {@code first-call STATUS}, {@code cpu-ms N} (CPU time the
  * JVM has used so far, all threads: on a shared machine less disturbed by the neighbours than
- * wall-clock time), {@code warm-up-calls N} (see {@link #warmUp}), and, when calls were measured,
+ * wall-clock time), {@code warm-up-calls N} (see {@link #warmUp}), {@code end-cpu-ms N} and
+ * {@code peak-rss-kb N} as {@code main} ends (unpaired runs), and, when calls were measured,
  * {@code thread-cpu-ns-per-call N [PLAIN]} (the calling thread's CPU time per measured call: the
  * work a call costs the app's thread, whatever the scheduler does with the waits) and
  * {@code latencies-ns N1 N2 ...}. Every answer must be a 200: anything else ends the app with
@@ -93,7 +94,23 @@ public final class LatencyApp {
       client.dispatcher().executorService().shutdown();
       client.connectionPool().evictAll();
     }
+    System.out.println("end-cpu-ms " + cpuMillis());
+    System.out.println("peak-rss-kb " + peakRssKb());
     System.out.flush();
+  }
+
+  /** The most resident memory this process has held (VmHWM, Linux), in KiB; -1 elsewhere. */
+  private static long peakRssKb() {
+    try {
+      for (String line : Files.readAllLines(Paths.get("/proc/self/status"), StandardCharsets.US_ASCII)) {
+        if (line.startsWith("VmHWM:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return -1;
   }
 
   private static void pairedCalls(OkHttpClient client, Supplier<Runnable> reference, String url,
