@@ -221,7 +221,7 @@ abstract class FilterContract {
     // their rate, rounded up; 3 tokens for the message, 3 for the reply's priming; max_tokens 50
     TokenCounter o200k = TokenCounter.forModel("gpt-4o");
     int tokenized = 64 * 1024 - "user".length();
-    long counted = o200k.countOnce("user") + o200k.countOnce(content.substring(0, tokenized));
+    long counted = o200k.count("user") + o200k.count(content.substring(0, tokenized));
     long rest = content.length() - tokenized;
     long prompt = counted + (rest * counted + 64 * 1024 - 1) / (64 * 1024) + 3 + 3;
     assertThat(remainingTokens(response)).isEqualTo(100_000_000 - (prompt + 50));
