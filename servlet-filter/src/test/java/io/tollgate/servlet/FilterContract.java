@@ -17,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -61,6 +62,7 @@ abstract class FilterContract {
 
   @BeforeAll
   void start() throws Exception {
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30)); // the figures below are the tokenizer's own
     redis = RedisServer.start();
     container = deploy(WebApps.prepare("webapp", redis.uri().toString()));
     assertThat(container.deployed()).as("deployed").isTrue();
