@@ -502,8 +502,9 @@ public final class Gate implements AutoCloseable {
         usedBreakers = ProviderBreakers.create(config.breaker(), redis, clock);
         owned.add(0, usedBreakers);
       }
-      // each encoding loads in about half a second of CPU: those the providers use, not on the first call
-      TokenCounter.warmUp(encodingsUsed(config));
+      // the encodings the providers use start loading now, on a thread of their own: the first
+      // calls are estimated until they are loaded, and never wait for them
+      TokenCounter.startLoading(encodingsUsed(config));
       FirstCallRehearsal.start(apisUsed(config), config.tokens().defaultMaxOutput());
       UnusableFallbacks.warnings(config).forEach(warning ->
           System.getLogger(Gate.class.getName()).log(System.Logger.Level.WARNING, warning));

@@ -2,26 +2,21 @@ package io.tollgate.llm;
 
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
-import io.tollgate.llm.internal.EncodingLoader;
-import io.tollgate.llm.internal.PromptVocabulary;
-import io.tollgate.llm.internal.RecentCounts;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Counts tokens the way a model family's tokenizer does (jtokkit, a Java port of OpenAI's
- * tiktoken).
+ * Counts tokens the way a model family's tokenizer does, with jtokkit (a Java port of OpenAI's
+ * tiktoken) as published.
  *
  * <ul>
  *   <li>{@code o200k_base}: gpt-4o, gpt-4.1, gpt-4.5, gpt-5, o1, o3, o4, gpt-oss, chatgpt-4o,
@@ -34,42 +29,41 @@ import java.util.function.Supplier;
  *   <li>any other model: {@code o200k_base}, the encoding of every current OpenAI family.
  * </ul>
  *
+ * <p>An encoding loads on a daemon thread of Tollgate's, never on a caller's: when a gate is built
+ * ({@link #startLoading(Collection)}, the encodings its providers use), else at the first count
+ * that needs it. Until it is loaded a text counts as {@link #CHARS_PER_TOKEN_WHILE_LOADING}
+ * characters a token, rounded up; the provider's usage corrects the charge at settle, as it does
+ * every estimate. {@link #awaitLoaded(Duration)} waits for exact counts.
+ *
  * <p>Special tokens ({@code <|endoftext|>}) in text are counted as ordinary text, never rejected.
- * Loading an encoding takes a quarter to half a second of CPU, once per JVM ({@code o200k_base}
- * and {@code cl100k_base} from ranks packed at build time, see {@link EncodingLoader});
- * {@link #warmUp(Collection)} does it ahead of the first request, or, for those two, once counting
- * without it stops paying ({@link #LOAD_AFTER_TEXTS}). A text of 256 characters or more counted
- * lately (a chat's history, sent again with every turn) is not tokenized again ({@link
- * RecentCounts}). Thread-safe.
+ * Thread-safe.
  */
 public final class TokenCounter {
 
   public static final String O200K_BASE = "o200k_base";
   public static final String CL100K_BASE = "cl100k_base";
 
+  /**
+   * The characters taken for one token while an encoding loads, in every encoding: text in
+   * English averages about four characters a token in {@code o200k_base} and {@code cl100k_base}
+   * alike (more for code and JSON, fewer for CJK, which the settle corrects). Claude's counts are
+   * then scaled by 1.2 as every Claude count is.
+   */
+  public static final int CHARS_PER_TOKEN_WHILE_LOADING = 4;
+
   /** The Anthropic scale factor, 1.2, as the fraction 6/5 so the rounding is exact. */
   private static final long APPROXIMATION_NUMERATOR = 6;
   private static final long APPROXIMATION_DENOMINATOR = 5;
 
-  /**
-   * After a warm-up, {@code o200k_base} and {@code cl100k_base} count each text with that text's
-   * vocabulary ({@link PromptVocabulary}) and load the whole encoding on a thread of their own once
-   * they have counted this many texts, or {@link #LOAD_AFTER_CHARACTERS}. A short prompt costs
-   * about 50 µs that way and a thousand characters 0.8 ms, against 1.4 µs and 0.05 ms once loaded
-   * (o200k_base); loading costs a quarter of a second of CPU and 28 MB of heap (o200k_base; half
-   * that for cl100k_base). So an app that keeps calling loads it over its first
-   * calls, without waiting for it, and one that calls a few times or now and then never does. The
-   * first calls of a JVM are the ones short of CPU: classes load and the JIT compiles.
-   */
-  public static final int LOAD_AFTER_TEXTS = 32;
-  /** See {@link #LOAD_AFTER_TEXTS}: the characters counted in all, about 8 ms of counting. */
-  public static final long LOAD_AFTER_CHARACTERS = 8_192;
+  private static final BackgroundEncoding O200K_ENCODING =
+      BackgroundEncoding.of(EncodingType.O200K_BASE);
+  private static final BackgroundEncoding CL100K_ENCODING =
+      BackgroundEncoding.of(EncodingType.CL100K_BASE);
 
-  private static final EncodingLoader LOADER = new EncodingLoader();
-
-  private static final TokenCounter O200K = new TokenCounter(EncodingType.O200K_BASE, false);
-  private static final TokenCounter CL100K = new TokenCounter(EncodingType.CL100K_BASE, false);
-  private static final TokenCounter ANTHROPIC = new TokenCounter(EncodingType.CL100K_BASE, true);
+  private static final TokenCounter O200K = new TokenCounter(O200K_ENCODING, false);
+  private static final TokenCounter CL100K = new TokenCounter(CL100K_ENCODING, false);
+  /** cl100k_base's encoding, shared with {@link #CL100K}: loaded once for both. */
+  private static final TokenCounter ANTHROPIC = new TokenCounter(CL100K_ENCODING, true);
 
   private static final String[] O200K_FAMILIES = {
     "gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3", "o4", "chatgpt-", "gpt-oss", "codex-",
@@ -80,32 +74,13 @@ public final class TokenCounter {
     "babbage-002"
   };
 
-  private final EncodingType type;
+  private final BackgroundEncoding encoding;
   private final boolean approximate;
-  /** A chat's earlier messages come again with every turn: each long one is tokenized once. */
-  private final RecentCounts recent = new RecentCounts(this::countNow);
-  private final Supplier<Encoding> load;
-  private volatile Encoding encoding;
-  /**
-   * A warm-up has been asked for: until a packed encoding is loaded, counts do not wait for it and
-   * it loads when it pays (see {@link #countNow}).
-   */
-  private volatile boolean warmedUp;
-  /** Texts and characters counted without the loaded encoding, for {@link #LOAD_AFTER_TEXTS}. */
-  private final AtomicInteger textsCountedEarly = new AtomicInteger();
-  private final AtomicLong charactersCountedEarly = new AtomicLong();
-  /** The load counting started (at most one), completed when it has ended; null before. */
-  private final AtomicReference<CompletableFuture<Void>> loadedWhenItPaid = new AtomicReference<>();
 
-  private TokenCounter(EncodingType type, boolean approximate) {
-    this(type, approximate, () -> LOADER.load(type));
-  }
-
-  /** A counter of its own, loading its encoding with {@code load} (tests: a load that waits). */
-  TokenCounter(EncodingType type, boolean approximate, Supplier<Encoding> load) {
-    this.type = type;
+  /** A counter over {@code encoding} (tests: an encoding whose load waits or fails). */
+  TokenCounter(BackgroundEncoding encoding, boolean approximate) {
+    this.encoding = encoding;
     this.approximate = approximate;
-    this.load = load;
   }
 
   /** The counter for a model name; null or unknown names get {@code o200k_base}. */
@@ -142,8 +117,8 @@ public final class TokenCounter {
    * The counters the calls to one provider use, as far as its configuration tells: Anthropic's
    * approximation on the Anthropic API; else {@code o200k_base} (every model not named, and every
    * current OpenAI family) and the counter of each model in {@code models} (the names of its
-   * model map). A model the configuration does not name may still need another encoding: it is
-   * loaded at that model's first request.
+   * model map). A model the configuration does not name may still need another encoding: its
+   * load starts at that model's first request, which is estimated.
    */
   public static Set<TokenCounter> forProvider(ProviderApi api, Collection<String> models) {
     if (api == ProviderApi.ANTHROPIC) {
@@ -158,53 +133,43 @@ public final class TokenCounter {
   }
 
   /**
-   * Readies both encodings on a daemon thread, as {@link #warmUp(Collection)} does, so that the
-   * first request does not wait for them.
+   * Starts loading both encodings on Tollgate's tokenizer thread, as {@link
+   * #startLoading(Collection)} does; for a front end that cannot tell which its calls will use.
    */
-  public static CompletableFuture<Void> warmUp() {
-    return warmUp(List.of(O200K, CL100K));
+  public static CompletableFuture<Void> startLoading() {
+    return startLoading(List.of(O200K, CL100K));
   }
 
   /**
-   * Makes the counters of {@code counters} ready on a daemon thread, so the first request does not
-   * wait for them; completed when they are. Each encoding costs a quarter to half a second of CPU:
-   * only those needed. For {@code o200k_base} and {@code cl100k_base} the index of its tokens is
-   * read and one word counted with it, and the encoding loads once counting without it stops paying
-   * ({@link #LOAD_AFTER_TEXTS}), or here when the index cannot be read; any other encoding is
-   * loaded here.
+   * Starts loading the encodings of {@code counters} on Tollgate's tokenizer thread, a daemon, one
+   * after the other: only those needed, each costing a fraction of a second of CPU and tens of
+   * megabytes of heap. Returns at once; the future completes when all are loaded, exceptionally if
+   * one could not be (its counts stay estimates).
    */
-  public static CompletableFuture<Void> warmUp(Collection<TokenCounter> counters) {
-    List<TokenCounter> toLoad = List.copyOf(counters);
-    if (toLoad.isEmpty()) {
-      return CompletableFuture.completedFuture(null); // no provider: no thread
-    }
-    toLoad.forEach(counter -> counter.warmedUp = true);
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    onThreadOfItsOwn("tollgate-tokenizer-warm-up", done, () -> {
-      for (TokenCounter counter : toLoad) {
-        PromptVocabulary early = counter.encoding == null ? counter.vocabularyBeforeLoad() : null;
-        if (early == null) {
-          counter.encoding();
-        } else {
-          early.countTokensOrdinary("warm up"); // jtokkit's classes: 6 ms less for the first count
-        }
-      }
-    });
-    return done;
+  public static CompletableFuture<Void> startLoading(Collection<TokenCounter> counters) {
+    return CompletableFuture.allOf(counters.stream()
+        .map(counter -> counter.encoding.load())
+        .distinct()
+        .toArray(CompletableFuture[]::new));
   }
 
-  /** Runs {@code work} on a daemon thread named {@code name}; {@code done} says how it ended. */
-  private static void onThreadOfItsOwn(String name, CompletableFuture<Void> done, Runnable work) {
-    Thread thread = new Thread(() -> {
-      try {
-        work.run();
-        done.complete(null);
-      } catch (RuntimeException | Error e) {
-        done.completeExceptionally(e);
-      }
-    }, name);
-    thread.setDaemon(true);
-    thread.start();
+  /**
+   * Waits at most {@code timeout} for both encodings to load, starting their loads if need be:
+   * for an app (or a test) that wants exact counts from its first call.
+   *
+   * @throws IllegalStateException if they are not loaded in time, or one could not be
+   */
+  public static void awaitLoaded(Duration timeout) {
+    try {
+      startLoading().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("the tokenizer's encodings were not loaded within " + timeout, e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("an encoding could not be loaded: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the tokenizer's encodings loaded", e);
+    }
   }
 
   private static boolean inFamily(String name, String[] families) {
@@ -224,7 +189,7 @@ public final class TokenCounter {
 
   /** The encoding's name: {@code o200k_base} or {@code cl100k_base}. */
   public String encodingName() {
-    return type.getName();
+    return encoding.name();
   }
 
   /** True for the Anthropic approximation. */
@@ -232,48 +197,24 @@ public final class TokenCounter {
     return approximate;
   }
 
-  /** Tokens of {@code text} in this counter's encoding (unscaled). */
+  /** True once the encoding is loaded and counts are exact; starts its load if it had not. */
+  public boolean loaded() {
+    return encoding.now() != null;
+  }
+
+  /**
+   * Tokens of {@code text} in this counter's encoding (unscaled); while the encoding loads,
+   * ⌈characters / {@value #CHARS_PER_TOKEN_WHILE_LOADING}⌉, the load started if it had not.
+   */
   public int count(String text) {
     if (text == null || text.isEmpty()) {
       return 0;
     }
-    return recent.count(text);
-  }
-
-  /**
-   * Tokens of {@code text} (unscaled), counted now and not remembered: for a text seen once, such
-   * as a response's output, which would only crowd a chat's history out of the counts kept.
-   */
-  public int countOnce(String text) {
-    if (text == null || text.isEmpty()) {
-      return 0;
+    Encoding loaded = encoding.now();
+    if (loaded == null) {
+      return (text.length() + CHARS_PER_TOKEN_WHILE_LOADING - 1) / CHARS_PER_TOKEN_WHILE_LOADING;
     }
-    return countNow(text);
-  }
-
-  /** How many long texts' counts this counter remembers now. */
-  int rememberedCounts() {
-    return recent.kept();
-  }
-
-  /**
-   * Counted by the loaded encoding; after a warm-up, until a packed encoding is loaded, by the
-   * tokens of the text alone ({@link PromptVocabulary}: the same count, without the load's quarter
-   * second of CPU on a JVM that is starting), which loads it once that pays; else the encoding is
-   * loaded here.
-   */
-  private int countNow(String rawText) {
-    String text = wellFormed(rawText);
-    Encoding loaded = encoding;
-    if (loaded == null && warmedUp) {
-      PromptVocabulary early = vocabularyBeforeLoad();
-      if (early != null) {
-        int count = early.countTokensOrdinary(text);
-        loadOncePaying(text.length());
-        return count;
-      }
-    }
-    return (loaded != null ? loaded : encoding()).countTokensOrdinary(text);
+    return loaded.countTokensOrdinary(wellFormed(text));
   }
 
   /**
@@ -303,106 +244,12 @@ public final class TokenCounter {
     return fixed == null ? text : fixed.toString();
   }
 
-  /** Starts the load on a thread of its own once {@link #LOAD_AFTER_TEXTS} is reached. */
-  private void loadOncePaying(int characters) {
-    int texts = textsCountedEarly.incrementAndGet();
-    long total = charactersCountedEarly.addAndGet(characters);
-    if ((texts >= LOAD_AFTER_TEXTS || total >= LOAD_AFTER_CHARACTERS)
-        && loadedWhenItPaid.get() == null) {
-      CompletableFuture<Void> loaded = new CompletableFuture<>();
-      if (loadedWhenItPaid.compareAndSet(null, loaded)) {
-        // a failed load leaves counts to each text's vocabulary: exact, only slower
-        onThreadOfItsOwn("tollgate-tokenizer-load", loaded, this::encoding);
-      }
-    }
-  }
-
-  /** Whether counting has started the load (tests). */
-  boolean loadStarted() {
-    return loadedWhenItPaid.get() != null;
-  }
-
-  /** Completed when the load counting started has ended; null before it starts (tests). */
-  CompletableFuture<Void> loadedWhenItPaid() {
-    return loadedWhenItPaid.get();
-  }
-
   /** A raw count turned into the model's tokens: × 1.2 rounded up for the approximation, else as is. */
   public long scale(long rawTokens) {
     if (!approximate || rawTokens <= 0) {
       return Math.max(0, rawTokens);
     }
     return (rawTokens * APPROXIMATION_NUMERATOR + APPROXIMATION_DENOMINATOR - 1) / APPROXIMATION_DENOMINATOR;
-  }
-
-  private Encoding encoding() {
-    Encoding e = encoding;
-    if (e == null) {
-      synchronized (this) { // the warm-up and a first request load it once between them
-        e = encoding;
-        if (e == null) {
-          e = load.get();
-          encoding = e;
-          BeforeLoad beforeLoad = BeforeLoad.of(type);
-          if (beforeLoad != null) {
-            beforeLoad.release();
-          }
-        }
-      }
-    }
-    return e;
-  }
-
-  /** The vocabulary this counter counts with until its encoding is loaded; null if it has none. */
-  private PromptVocabulary vocabularyBeforeLoad() {
-    BeforeLoad beforeLoad = BeforeLoad.of(type);
-    return beforeLoad == null ? null : beforeLoad.vocabulary();
-  }
-
-  /**
-   * A packed encoding's vocabulary of single texts, read at its first use and let go when that
-   * encoding is loaded (3 MB for o200k_base, 1.2 MB for cl100k_base); read again should another
-   * counter of it count before its own load (the Anthropic approximation and gpt-4 share
-   * cl100k_base, each counter loading its own).
-   */
-  private static final class BeforeLoad {
-    /** One per encoding the build packs ({@link EncodingLoader#packed}). */
-    private static final Map<EncodingType, BeforeLoad> PACKED = packedEncodings();
-
-    private final EncodingType type;
-    private PromptVocabulary vocabulary;
-    private boolean readable = true;
-
-    private BeforeLoad(EncodingType type) {
-      this.type = type;
-    }
-
-    /** Null for an encoding the build does not pack. */
-    static BeforeLoad of(EncodingType type) {
-      return PACKED.get(type);
-    }
-
-    private static Map<EncodingType, BeforeLoad> packedEncodings() {
-      Map<EncodingType, BeforeLoad> packed = new EnumMap<>(EncodingType.class);
-      for (EncodingType type : EncodingType.values()) {
-        if (EncodingLoader.packed(type)) {
-          packed.put(type, new BeforeLoad(type));
-        }
-      }
-      return packed;
-    }
-
-    synchronized PromptVocabulary vocabulary() {
-      if (vocabulary == null && readable) {
-        vocabulary = LOADER.promptVocabulary(type);
-        readable = vocabulary != null; // the build's files are missing: not tried again
-      }
-      return vocabulary;
-    }
-
-    synchronized void release() {
-      vocabulary = null;
-    }
   }
 
   @Override

@@ -3,22 +3,31 @@ package io.tollgate.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.knuddels.jtokkit.Encodings;
-import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Published counts: jtokkit's and tiktoken's README ("hello world" is 2 tokens), and OpenAI's
  * cookbook "How to count tokens with tiktoken" (section 5, comparing encodings).
  */
 class TokenCounterTest {
+
+  @BeforeAll
+  static void encodingsLoaded() {
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30));
+  }
 
   private final TokenCounter cl100k = TokenCounter.forModel("gpt-4");
   private final TokenCounter o200k = TokenCounter.forModel("gpt-4o");
@@ -45,110 +54,108 @@ class TokenCounterTest {
     assertThat(TokenCounter.wellFormed(lone)).isEqualTo(sent);
     assertThat(TokenCounter.wellFormed("a\ud83d\ude00b")).isEqualTo("a\ud83d\ude00b"); // a pair stays
     assertThat(cl100k.count(lone)).isEqualTo(cl100k.count(sent));
-    assertThat(o200k.countOnce(lone)).isEqualTo(o200k.countOnce(sent));
+    assertThat(o200k.count(lone)).isEqualTo(o200k.count(sent));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+    "Say hello to the benchmark in five words.",
+    "I'M sure they'RE here, aren't they? We'll see; you'd know. IT'S, she's, I've",
+    "2 + 2 = 4; 1234567890 3.14159 -42 1e10 ١٢٣ 五十",
+    "    indented\n\n\n\ttabs\r\n  trailing   \n",
+    "{\"model\":\"gpt-4o\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+    "お誕生日おめでとう 生日快乐 생일 축하해요 С днём рождения",
+    "emoji 👍🏽 and 🇫🇷 flags, 🤖✨",
+    "<|endoftext|> is text here, as is <|endofprompt|>",
+  })
+  void countsEveryTextAsJtokkitDoesOnceLoaded(String text) {
+    EncodingRegistry jtokkit = Encodings.newLazyEncodingRegistry();
+
+    assertThat(o200k.count(text))
+        .isEqualTo(jtokkit.getEncoding(EncodingType.O200K_BASE).countTokensOrdinary(text));
+    assertThat(cl100k.count(text))
+        .isEqualTo(jtokkit.getEncoding(EncodingType.CL100K_BASE).countTokensOrdinary(text));
   }
 
   @Test
-  void aLongTextCountedAgainFromMemoryHasTheTokenizersCountEachTime() {
-    // 480 characters, remembered after the first count: 40 × ("hello", " world"), the last space 1 more
-    String history = "hello world ".repeat(40);
-    String otherHistory = "hello World ".repeat(40);
-    Encoding jtokkit = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
-
-    assertThat(o200k.count(history)).isEqualTo(jtokkit.countTokensOrdinary(history)).isEqualTo(81);
-    assertThat(o200k.count(new String(history.toCharArray()))).isEqualTo(81);
-    assertThat(o200k.count(otherHistory)).isEqualTo(jtokkit.countTokensOrdinary(otherHistory));
-  }
-
-  @Test
-  void countsEachTextWithItsOwnVocabularyUntilLoadingPaysThenLoadsWithoutWaiting() throws Exception {
-    Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
-    AtomicInteger loads = new AtomicInteger();
+  void countsCharactersOverFourRoundedUpUntilItsEncodingIsLoaded() throws Exception {
     CountDownLatch loadMayEnd = new CountDownLatch(1);
-    TokenCounter counter = new TokenCounter(EncodingType.O200K_BASE, false, () -> {
-      loads.incrementAndGet();
-      try {
-        loadMayEnd.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return whole;
+    BackgroundEncoding held = new BackgroundEncoding("o200k_base", () -> {
+      awaitQuietly(loadMayEnd);
+      return Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
     });
-
-    TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
-    for (int text = 1; text < TokenCounter.LOAD_AFTER_TEXTS; text++) {
-      String prompt = "Prompt number " + text + " says hello.";
-      assertThat(counter.count(prompt)).as(prompt).isEqualTo(whole.countTokensOrdinary(prompt));
+    TokenCounter counter = new TokenCounter(held, false);
+    try {
+      assertThat(counter.count("hello world")).as("11 characters").isEqualTo(3);
+      assertThat(counter.count("abcd")).isEqualTo(1);
+      assertThat(counter.count("abcde")).isEqualTo(2);
+      assertThat(counter.count("")).isZero();
+      assertThat(counter.count(null)).isZero();
+      assertThat(counter.loaded()).isFalse();
+    } finally {
+      loadMayEnd.countDown();
     }
-    assertThat(counter.loadStarted()).as("after 31 texts").isFalse();
+    held.load().get(20, TimeUnit.SECONDS);
+
+    assertThat(counter.loaded()).isTrue();
     assertThat(counter.count("hello world")).isEqualTo(2);
-    assertThat(counter.loadStarted()).as("at the 32nd").isTrue();
-
-    String prompt = "Say hello to the benchmark in five words. " + "And again, ".repeat(30);
-    // on another thread, so that a count waiting for the held load fails here instead of hanging
-    int whileLoading = CompletableFuture.supplyAsync(() -> counter.count(prompt))
-        .get(20, TimeUnit.SECONDS);
-    assertThat(whileLoading).isEqualTo(whole.countTokensOrdinary(prompt)).isEqualTo(100);
-    assertThat(counter.loadedWhenItPaid()).as("the load, still held").isNotDone();
-    loadMayEnd.countDown();
-    counter.loadedWhenItPaid().get(20, TimeUnit.SECONDS);
-    assertThat(counter.countOnce("Say hello to the benchmark in five words.")).isEqualTo(9);
-    assertThat(loads).as("loads").hasValue(1);
   }
 
   @Test
-  void charactersCountedWithoutTheEncodingLoadItToo() throws Exception {
-    Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
-    TokenCounter counter = new TokenCounter(EncodingType.O200K_BASE, false, () -> whole);
-    // 8,191 letters: 1,025 tokens, as jtokkit's whole encoding counts them
-    String longText = "a".repeat((int) TokenCounter.LOAD_AFTER_CHARACTERS - 1);
-
-    TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
-    assertThat(counter.loadStarted()).as("after the warm-up").isFalse();
-    assertThat(counter.count(longText)).isEqualTo(whole.countTokensOrdinary(longText)).isEqualTo(1025);
-    assertThat(counter.loadStarted()).as("after 8,191 characters").isFalse();
-    assertThat(counter.count("b")).isEqualTo(1);
-    assertThat(counter.loadStarted()).as("at the 8,192nd").isTrue();
-    counter.loadedWhenItPaid().get(20, TimeUnit.SECONDS);
-  }
-
-  @Test
-  void theAnthropicApproximationCountsBeforeCl100kBaseIsLoadedAndLoadsItOnceThatPays()
-      throws Exception {
-    Encoding whole = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
-    AtomicInteger loads = new AtomicInteger();
-    TokenCounter counter = new TokenCounter(EncodingType.CL100K_BASE, true, () -> {
-      loads.incrementAndGet();
-      return whole;
+  void theAnthropicApproximationScalesTheEstimateAsItScalesACount() throws Exception {
+    CountDownLatch loadMayEnd = new CountDownLatch(1);
+    BackgroundEncoding held = new BackgroundEncoding("cl100k_base", () -> {
+      awaitQuietly(loadMayEnd);
+      return Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
     });
-
-    TokenCounter.warmUp(List.of(counter)).get(20, TimeUnit.SECONDS);
-    assertThat(loads).as("loads after the warm-up").hasValue(0);
-    for (int text = 1; text < TokenCounter.LOAD_AFTER_TEXTS; text++) {
-      String prompt = "Prompt number " + text + " asks Claude for a haiku, politely.";
-      assertThat(counter.count(prompt)).as(prompt).isEqualTo(whole.countTokensOrdinary(prompt));
+    TokenCounter claude = new TokenCounter(held, true);
+    String prompt = "Say hello to the benchmark in five words.";
+    try {
+      // 41 characters: 11 tokens estimated, × 1.2 rounded up
+      assertThat(claude.scale(claude.count(prompt))).isEqualTo(14);
+    } finally {
+      loadMayEnd.countDown();
     }
-    assertThat(counter.loadStarted()).as("after 31 texts").isFalse();
+    held.load().get(20, TimeUnit.SECONDS);
+
     // 9 tokens in cl100k_base, × 1.2 rounded up
-    assertThat(counter.scale(counter.count("Say hello to the benchmark in five words.")))
-        .isEqualTo(11);
-    assertThat(counter.loadStarted()).as("at the 32nd").isTrue();
-    counter.loadedWhenItPaid().get(20, TimeUnit.SECONDS);
-    assertThat(loads).as("loads").hasValue(1);
+    assertThat(claude.scale(claude.count(prompt))).isEqualTo(11);
   }
 
   @Test
-  void countsATextSeenOnceWithoutRememberingIt() {
-    // 443 characters: 40 × ("reply", " once"), then " now"; no other test counts this text
-    String reply = "reply once ".repeat(40) + "now";
-    int remembered = o200k.rememberedCounts();
+  void loadsItsEncodingOnADaemonThreadNeverOnTheCallers() throws Exception {
+    AtomicReference<Thread> loadedOn = new AtomicReference<>();
+    AtomicInteger loads = new AtomicInteger();
+    BackgroundEncoding encoding = new BackgroundEncoding("o200k_base", () -> {
+      loads.incrementAndGet();
+      loadedOn.set(Thread.currentThread());
+      return Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
+    });
+    TokenCounter counter = new TokenCounter(encoding, false);
+    TokenCounter sharingIt = new TokenCounter(encoding, true);
 
-    assertThat(o200k.countOnce(reply)).isEqualTo(81);
-    assertThat(o200k.rememberedCounts()).as("after countOnce").isEqualTo(remembered);
-    assertThat(o200k.count(reply)).isEqualTo(81);
-    assertThat(o200k.rememberedCounts()).as("after count").isEqualTo(remembered + 1);
-    assertThat(o200k.countOnce("")).isZero();
-    assertThat(o200k.countOnce(null)).isZero();
+    counter.count("the first count starts the load");
+    TokenCounter.startLoading(List.of(counter, sharingIt)).get(20, TimeUnit.SECONDS);
+
+    assertThat(loadedOn.get()).isNotSameAs(Thread.currentThread());
+    assertThat(loadedOn.get().isDaemon()).isTrue();
+    assertThat(loadedOn.get().getName()).isEqualTo("tollgate-tokenizer-load");
+    assertThat(loads).as("loads of one encoding that two counters share").hasValue(1);
+  }
+
+  @Test
+  void anEncodingThatCannotBeLoadedLeavesItsCountsEstimated() {
+    BackgroundEncoding broken = new BackgroundEncoding("o200k_base", () -> {
+      throw new IllegalStateException("o200k_base.tiktoken is missing");
+    });
+    TokenCounter counter = new TokenCounter(broken, false);
+
+    assertThat(TokenCounter.startLoading(List.of(counter)))
+        .failsWithin(Duration.ofSeconds(20))
+        .withThrowableOfType(ExecutionException.class)
+        .withMessageContaining("o200k_base.tiktoken is missing");
+    assertThat(counter.loaded()).isFalse();
+    assertThat(counter.count("hello world")).isEqualTo(3);
   }
 
   @Test
@@ -223,13 +230,6 @@ class TokenCounterTest {
   }
 
   @Test
-  void warmsUpTheCountersItIsGiven() throws Exception {
-    TokenCounter.warmUp(List.of(o200k)).get(30, TimeUnit.SECONDS);
-
-    assertThat(o200k.count("hello world")).isEqualTo(2);
-  }
-
-  @Test
   void specialTokensInTextAreOrdinaryTextNeverAnError() {
     assertThat(cl100k.count("<|endoftext|>")).isGreaterThan(1);
     assertThat(o200k.count("a lone surrogate \ud83d here")).isPositive();
@@ -238,8 +238,15 @@ class TokenCounterTest {
   }
 
   @Test
-  void warmingUpNoCounterIsDoneBeforeItReturns() {
-    // no thread is started for nothing: the future is complete as it is handed back
-    assertThat(TokenCounter.warmUp(List.of())).isCompleted();
+  void loadingNoCounterIsDoneBeforeItReturns() {
+    assertThat(TokenCounter.startLoading(List.of())).isCompleted();
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

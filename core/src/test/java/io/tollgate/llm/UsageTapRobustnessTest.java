@@ -9,9 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +24,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * must answer "unknown" (or an estimate, never a wrong report) for what it cannot read.
  */
 class UsageTapRobustnessTest {
+
+  /** The figures below are the tokenizer's own: counted once its encodings are loaded. */
+  @BeforeAll
+  static void encodingsLoaded() {
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30));
+  }
 
   record Body(String fixture, ProviderApi api, String contentType) {
     UsageTap tap() {

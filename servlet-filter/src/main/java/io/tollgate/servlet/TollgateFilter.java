@@ -154,7 +154,7 @@ public final class TollgateFilter implements Filter {
     }
     running = builder.start();
     if (running.mode != Mode.OFF) {
-      TokenCounter.warmUp(); // the tokenizer loads in 1-3 s: not on the first request
+      TokenCounter.startLoading(); // on a thread of its own; the first requests are estimated
     }
   }
 

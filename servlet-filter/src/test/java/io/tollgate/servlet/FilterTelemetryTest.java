@@ -29,6 +29,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Subject;
+import io.tollgate.llm.TokenCounter;
 import io.tollgate.telemetry.TelemetryNames;
 import io.tollgate.testkit.redis.RedisServer;
 import jakarta.servlet.DispatcherType;
@@ -48,10 +49,18 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The filter's tollgate.inbound spans and decision metrics, read back from an in-memory SDK. */
 class FilterTelemetryTest {
+
+  /** The figures below are the tokenizer's own: counted once its encodings are loaded. */
+  @BeforeAll
+  static void encodingsLoaded() {
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30));
+  }
+
 
   private static final String TENANT = "tenant-raw-id-initech";
   private static final String API_KEY = "sk-inbound-secret-8d41";

@@ -11,6 +11,7 @@ import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.MicroClock;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.llm.TokenCounter;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import java.net.URI;
@@ -23,10 +24,18 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The filter made in code and registered without web.xml (as the Spring starter will). */
 class InCodeFilterTest {
+
+  /** The figures below are the tokenizer's own: counted once its encodings are loaded. */
+  @BeforeAll
+  static void encodingsLoaded() {
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30));
+  }
+
 
   private static final String CHAT = FilterContract.CHAT;
   private static final String CHAT_BODY = FilterContract.CHAT_BODY;

@@ -3,7 +3,6 @@ package io.tollgate.bench.llm;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
-import io.tollgate.llm.internal.EncodingLoader;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -17,10 +16,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Loading {@code o200k_base} or {@code cl100k_base} once in a fresh JVM: from the ranks packed at
- * build time ({@link EncodingLoader}) against jtokkit's own loading of its tiktoken text; and, for
- * scale, what a JVM does before it loads it (the index of its tokens read, one text counted with
- * it). Single shot per fork: the cold cost, JIT and GC included, is the point.
+ * jtokkit loading {@code o200k_base} or {@code cl100k_base} once in a fresh JVM and counting one
+ * prompt with it: what Tollgate's tokenizer thread does while the first calls are estimated.
+ * Single shot per fork: the cold cost, JIT and GC included, is the point.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -32,24 +30,6 @@ public class TokenizerLoadBenchmark {
 
   @Param({"O200K_BASE", "CL100K_BASE"})
   public EncodingType encoding;
-
-  @Benchmark
-  public int packedRanks() {
-    return firstCount(new EncodingLoader().load(encoding));
-  }
-
-  /** What a warm-up does in its place now: the index of the tokens read, one word counted with it. */
-  @Benchmark
-  public int tokenIndexAndOneWord() {
-    return new EncodingLoader().promptVocabulary(encoding).countTokensOrdinary("warm up");
-  }
-
-  /** The first prompt counted without the encoding, the index read first: a first request's count. */
-  @Benchmark
-  public int tokenIndexAndFirstPrompt() {
-    return new EncodingLoader().promptVocabulary(encoding)
-        .countTokensOrdinary("Say hello to the benchmark in five words.");
-  }
 
   @Benchmark
   public int jtokkitText() {

@@ -47,9 +47,7 @@ final class ContentSample {
     if (totalChars == 0) {
       return 0;
     }
-    // counted once: a response's text does not come again, and remembering it would push out
-    // the chat history that RecentCounts keeps for the next turn's estimate
-    long sampled = tokenizer.countOnce(kept.toString());
+    long sampled = tokenizer.count(kept.toString());
     if (kept.length() == totalChars) {
       return tokenizer.scale(sampled);
     }
