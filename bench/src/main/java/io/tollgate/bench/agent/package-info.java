@@ -8,6 +8,7 @@
  * java -cp bench/target/benchmarks.jar io.tollgate.bench.agent.AgentBench
  * </pre>
  *
- * <p>Figures, method and reading: docs/benchmarks.md, section "Agent".
+ * <p>Figures, method and reading: docs/benchmarks.md, sections "Agent per call"
+ * and "Agent start-up".
  */
 package io.tollgate.bench.agent;
