@@ -26,7 +26,7 @@ public final class InternalFailures {
     }
   }
 
-  /** Where what a hook throws goes: the woven code catches it and calls this. */
+  /** Where what advice throws goes: the inlined advice catches it and calls this. */
   public static void adviceFailed(Throwable error) {
     record("advice", error);
   }

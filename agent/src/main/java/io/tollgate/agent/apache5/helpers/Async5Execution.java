@@ -44,7 +44,7 @@ public final class Async5Execution {
 
   private Async5Execution() {}
 
-  /** The hook woven into {@code doExecute}, which hands it every value as an object. */
+  /** What the advice on {@code doExecute} calls, with every value as an object. */
   @SuppressWarnings({"unchecked", "rawtypes"})
   public static Object handle(Object client, Object target, Object producer, Object consumer,
       Object push, Object context, Object callback) {

@@ -3,7 +3,7 @@
  * classes are defined in the class loader that loaded HttpClient 5 (listed in
  * {@link io.tollgate.agent.apache5.ApacheHttpClient5InstrumentationModule#helperClassNames()}),
  * never loaded through the agent's own loader: nothing outside this package may name them, except
- * the hooks woven into HttpClient's classes. Compiled against HttpClient 5.1, whose API
+ * the advice inlined into HttpClient's classes. Compiled against HttpClient 5.1, whose API
  * the later 5.x releases keep.
  */
 package io.tollgate.agent.apache5.helpers;
