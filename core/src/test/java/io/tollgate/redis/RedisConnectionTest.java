@@ -1,9 +1,10 @@
-package io.tollgate.config;
+package io.tollgate.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.testkit.redis.RedisServer;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -22,8 +23,7 @@ class RedisConnectionTest {
   @BeforeEach
   void start() {
     server = RedisServer.start();
-    connection = RedisConnection.of(RedisConfig.builder()
-        .url(server.uri()).timeout(Duration.ofMillis(200)).build());
+    connection = RedisConnection.standalone(server.uri()).timeout(Duration.ofMillis(200)).build();
   }
 
   @AfterEach
@@ -80,8 +80,9 @@ class RedisConnectionTest {
     assertThat(connection.awaitConnected(Duration.ofSeconds(10))).isTrue();
     assertThat(connection.client().ping()).isEqualTo("PONG");
 
-    RedisConnection nowhere = RedisConnection.of(RedisConfig.builder()
-        .cluster(List.of("127.0.0.1:1")).timeout(Duration.ofMillis(200)).build());
+    RedisConnection nowhere = RedisConnection
+        .cluster(List.of(InetSocketAddress.createUnresolved("127.0.0.1", 1)))
+        .timeout(Duration.ofMillis(200)).build();
     try (nowhere) {
       assertThat(nowhere.awaitConnected(Duration.ofSeconds(10))).isFalse(); // refused at once
     }
