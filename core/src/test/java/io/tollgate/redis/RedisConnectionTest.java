@@ -89,6 +89,45 @@ class RedisConnectionTest {
     assertThat(nowhere.awaitConnected(Duration.ofSeconds(1))).isFalse(); // closed
   }
 
+  @Test
+  void pingSaysWhetherRedisAnswersNow() {
+    assertThat(connection.ping()).isTrue();
+
+    server.stop();
+    assertThat(connection.ping()).isFalse();
+
+    server.restart();
+    assertThat(connection.ping()).isTrue();
+  }
+
+  @Test
+  void aStandaloneRedisTakesItsLoginAndTlsFromItsUrl() {
+    RedisConnection.Builder standalone = RedisConnection.standalone(server.uri());
+
+    assertThatThrownBy(() -> standalone.login("tollgate", "secret"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis login of a standalone Redis is given by its url"
+            + " (rediss://user:password@host:port)");
+    assertThatThrownBy(() -> standalone.tls(true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("redis tls of a standalone Redis is given by its url");
+  }
+
+  @Test
+  void settingsAreCheckedWhenGiven() {
+    RedisConnection.Builder builder = RedisConnection.standalone(server.uri());
+
+    assertThatThrownBy(() -> builder.timeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis timeout must be > 0, was PT0S");
+    assertThatThrownBy(() -> builder.poolSize(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis pool size must be > 0, was 0");
+    assertThatThrownBy(() -> RedisConnection.cluster(List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis cluster needs at least one node");
+  }
+
   /** Connections that named themselves as Tollgate's clients do. */
   private long tollgateClients() {
     try (Jedis jedis = server.jedis()) {
