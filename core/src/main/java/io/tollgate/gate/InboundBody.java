@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
 public final class InboundBody {
 
   private static final byte[] NONE = new byte[0];
-  private static final InboundBody UNREAD = new InboundBody(null, true, () -> 0, true);
+  private static final InboundBody UNREAD = new InboundBody(null, false, () -> 0, true);
 
   private final byte[] held;
   private final boolean whole;
