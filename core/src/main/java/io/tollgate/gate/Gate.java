@@ -8,6 +8,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.internal.AdmissionFailure;
 import io.tollgate.gate.internal.Call;
 import io.tollgate.gate.internal.GateParts;
+import io.tollgate.gate.internal.InboundGate;
 import io.tollgate.gate.internal.ResponseView;
 import io.tollgate.gate.internal.Step;
 import io.opentelemetry.api.OpenTelemetry;
@@ -49,14 +50,17 @@ import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * The one entry point every front end calls. For a call to a configured provider it reserves on
- * every applicable limit, picks the provider (the one addressed, else its healthiest fallback),
- * has the front end send the planned request, and settles from the response body as the app reads
- * it. Calls to any other host pass through untouched.
+ * The one entry point every front end calls. For an outbound call to a configured provider it
+ * reserves on every applicable limit, picks the provider (the one addressed, else its healthiest
+ * fallback), has the front end send the planned request, and settles from the response body as the
+ * app reads it. Calls to any other host pass through untouched. For an inbound request an app
+ * serves ({@link #admitInbound}) it checks the tenant, reserves on the tenant's inbound limits,
+ * answers a refusal, and settles from the response the app writes.
  *
  * <pre>{@code
  * Gate gate = Gate.create(TollgateConfig.load("classpath:tollgate.yaml"));
  * CallResult<HttpResponse<InputStream>> result = gate.call(request, transport);
+ * Admission admission = gate.admitInbound(inboundRequest);
  * }</pre>
  */
 public final class Gate implements AutoCloseable {
@@ -64,11 +68,14 @@ public final class Gate implements AutoCloseable {
   private final GateParts parts;
   private final AdmissionFailure admissionFailure;
   private final ProviderMatcher matcher;
+  /** Null without {@code tollgate.tenants}: inbound requests are charged to tenants. */
+  private final InboundGate inbound;
   private final List<AutoCloseable> owned;
 
   private Gate(GateParts parts, List<AutoCloseable> owned) {
     this.admissionFailure = new AdmissionFailure(parts);
     this.parts = parts;
+    this.inbound = parts.config().tenants().map(tenants -> new InboundGate(parts, tenants)).orElse(null);
     this.matcher = ProviderMatcher.of(parts.config().providers().values());
     this.owned = owned;
   }
@@ -223,6 +230,40 @@ public final class Gate implements AutoCloseable {
     steps.execute(() -> call.start(
         () -> newCall(request, provider.get(), tenant, replayable, transport)));
     return call.result;
+  }
+
+  /**
+   * Admits a request the app serves (the servlet filter's): its tenant must be named, keep {@link
+   * io.tollgate.config.TenantIdRule} and, under {@code tenants.known-only}, be listed, else it is
+   * refused (400, 401 or 403); it is charged one request and its estimated tokens on the tenant's
+   * limits under {@link InboundRequest#SCOPE} and refused with the API's own 429 when they have no
+   * room. Shadow mode decides, records and logs the same, and refuses nothing; mode off admits
+   * every request unbound. Spans ({@code tollgate.inbound}) and metrics (direction {@code inbound})
+   * are recorded here; the front end answers, serves and settles as {@link Admission} says.
+   *
+   * <p>The body is read ({@link InboundRequest#body()}) only when the tenant's limits count tokens.
+   * While Redis cannot answer, the limiter's {@code redis.on-failure} decides (a degraded
+   * decision); an exception of Tollgate's own while admitting is thrown to the front end, which
+   * has no call to send in its place.
+   *
+   * @throws IOException what reading the body threw (the client failed while sending it)
+   * @throws IllegalStateException when the configuration has no {@code tenants} section
+   */
+  public Admission admitInbound(InboundRequest request) throws IOException {
+    Objects.requireNonNull(request, "request");
+    if (parts.config().mode() == Mode.OFF) {
+      return InboundGate.passThrough();
+    }
+    if (inbound == null) {
+      throw new IllegalStateException(TollgateConfig.ROOT + ".tenants is required to admit inbound"
+          + " requests: it says who each request is charged to and what it may spend");
+    }
+    return inbound.admit(request);
+  }
+
+  /** Inbound tenant ids charged on their own now ({@code tenants.max-tracked}); 0 without tenants. */
+  public int trackedInboundTenants() {
+    return inbound == null ? 0 : inbound.tracked();
   }
 
   private static <R> CompletableFuture<CallResult<R>> unmatched(OutboundRequest request,
