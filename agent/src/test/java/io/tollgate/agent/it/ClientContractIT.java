@@ -59,8 +59,8 @@ abstract class ClientContractIT {
   /** On the providers' host, another port: watched host, but no provider's. */
   @AutoClose final MockLlmServer elsewhere = MockLlmServer.start();
 
-  static final ObjectMapper JSON = new ObjectMapper();
-  static final String CHAT = "{\"model\":\"gpt-4o\",\"max_tokens\":300,"
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String CHAT = "{\"model\":\"gpt-4o\",\"max_tokens\":300,"
       + "\"messages\":[{\"role\":\"user\",\"content\":\"Say hello to the agent\"}]}";
   private static final String STREAM = "{\"model\":\"gpt-4o\",\"max_tokens\":500,\"stream\":true,"
       + "\"stream_options\":{\"include_usage\":true},"
