@@ -100,8 +100,8 @@ abstract class ClientContractIT {
   }
 
   /**
-   * What else the run of the first scenario must show for this client ({@code appsRequests}: the
-   * app's own requests at the primary, in order); nothing by default.
+   * What else the run that streams and falls back must show for this client ({@code appsRequests}:
+   * the app's own requests at the primary, in order); nothing by default.
    */
   void alsoShows(Run run, List<RecordedRequest> appsRequests) {}
 
