@@ -1,0 +1,36 @@
+package io.tollgate.agent.it;
+
+import java.nio.file.Path;
+
+/**
+ * {@link ClientContractIT} on Apache HttpClient 5 classic, the latest: {@code execute} with a
+ * response handler and without one, a body read as a stream.
+ */
+class Apache5ClassicContractIT extends ClientContractIT {
+
+  @Override
+  ForkedApp app(Path workDir) {
+    return ForkedApp.client("apache-5", "io.tollgate.agent.it.app.ApacheClassic5App", workDir);
+  }
+
+  @Override
+  String read() {
+    return "sync";
+  }
+
+  @Override
+  String readOtherwise() {
+    return "open";
+  }
+
+  @Override
+  String instrumentation() {
+    return "apache-httpclient-5";
+  }
+
+  /** HttpClient 5's default retry strategy re-sends a 429 once, after its {@code Retry-After}. */
+  @Override
+  int retriesOf429() {
+    return 1;
+  }
+}

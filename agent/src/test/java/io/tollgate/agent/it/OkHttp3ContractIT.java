@@ -1,0 +1,30 @@
+package io.tollgate.agent.it;
+
+import java.nio.file.Path;
+
+/**
+ * {@link ClientContractIT} on OkHttp 3.14: {@code execute}, {@code enqueue}, a body read as a
+ * stream.
+ */
+class OkHttp3ContractIT extends ClientContractIT {
+
+  @Override
+  ForkedApp app(Path workDir) {
+    return ForkedApp.okhttp("3", workDir);
+  }
+
+  @Override
+  String read() {
+    return "sync";
+  }
+
+  @Override
+  String readOtherwise() {
+    return "async";
+  }
+
+  @Override
+  String instrumentation() {
+    return "okhttp";
+  }
+}
