@@ -54,9 +54,15 @@ import java.util.function.ToIntFunction;
  * it. Calls to any other host pass through untouched.
  *
  * <pre>{@code
- * Gate gate = Gate.create(TollgateConfig.load("classpath:tollgate.yaml"));
- * CallResult<HttpResponse<InputStream>> result = gate.call(request, transport);
+ * try (Gate gate = Gate.create(TollgateConfig.load(configLocation))) {
+ *   OutboundRequest request = OutboundRequest.of("POST", url,
+ *       Headers.of("content-type", "application/json"), json.getBytes());
+ *   Transport<HttpResponse<InputStream>> transport = new JdkTransport(HttpClient.newHttpClient());
+ *   CallResult<HttpResponse<InputStream>> result = gate.call(request, true, transport);
  * }</pre>
+ *
+ * <p>The whole example, with its {@link Transport} over the JDK's {@code HttpClient}, is
+ * {@code GateExample} in samples/api-examples.
  */
 public final class Gate implements AutoCloseable {
 
