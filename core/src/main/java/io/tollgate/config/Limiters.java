@@ -1,10 +1,8 @@
 package io.tollgate.config;
 
-import io.tollgate.limiter.InMemoryRateLimiter;
-import io.tollgate.limiter.MicroClock;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.RedisRateLimiter;
-import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.limiter.ResilienceConfig;
+import io.tollgate.redis.RedisConnection;
 import java.util.Optional;
 
 /** The limiter a configuration asks for: in memory without {@code redis:}, else Redis with its policy. */
@@ -18,32 +16,26 @@ public final class Limiters {
   /** A limiter with its own Redis connection, closed with it. */
   public static RateLimiter create(Optional<RedisConfig> redis) {
     if (redis.isEmpty()) {
-      return inMemory();
+      return RateLimiter.inMemory();
     }
-    RedisConnection connection = RedisConnection.of(redis.get());
-    return resilient(redis.get(), RedisRateLimiter.connecting(
-        connection::client, redis.get().reservationTtl(), connection));
+    return resilient(redis.get(),
+        RateLimiter.redisOwning(redis.get().newConnection(), redis.get().reservationTtl()));
   }
 
   /** A limiter on a connection the caller owns and closes. */
   public static RateLimiter create(Optional<RedisConfig> redis, RedisConnection connection) {
     if (redis.isEmpty()) {
-      return inMemory();
+      return RateLimiter.inMemory();
     }
-    return resilient(redis.get(), RedisRateLimiter.connecting(
-        connection::client, redis.get().reservationTtl(), () -> { }));
+    return resilient(redis.get(), RateLimiter.redis(connection, redis.get().reservationTtl()));
   }
 
-  private static RateLimiter inMemory() {
-    return InMemoryRateLimiter.create(MicroClock.system(), InMemoryRateLimiter.DEFAULT_RESERVATION_TTL);
-  }
-
-  private static RateLimiter resilient(RedisConfig config, RedisRateLimiter shared) {
-    return ResilientRateLimiter.builder(shared)
+  private static RateLimiter resilient(RedisConfig config, RateLimiter shared) {
+    return RateLimiter.resilient(shared, ResilienceConfig.custom()
         .onFailure(config.onFailure())
         .localShare(config.localShare())
         .reservationTtl(config.reservationTtl())
         .drainOnClose(config.timeout().multipliedBy(DRAIN_TIMEOUTS))
-        .build();
+        .build());
   }
 }

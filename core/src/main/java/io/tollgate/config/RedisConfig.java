@@ -1,9 +1,10 @@
 package io.tollgate.config;
 
 import io.tollgate.limiter.FailurePolicy;
-import io.tollgate.limiter.InMemoryRateLimiter;
-import io.tollgate.limiter.RedisClients;
-import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.ResilienceConfig;
+import io.tollgate.redis.RedisConnection;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -18,12 +19,13 @@ import java.util.Set;
  */
 public final class RedisConfig {
 
-  // from RedisClients' constant, not its Duration: without Redis, Jedis is never loaded
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(RedisClients.DEFAULT_TIMEOUT_MILLIS);
+  // from RedisConnection's constant, not its Duration: without Redis, that class is never loaded
+  public static final Duration DEFAULT_TIMEOUT =
+      Duration.ofMillis(RedisConnection.DEFAULT_TIMEOUT_MILLIS);
   public static final FailurePolicy DEFAULT_ON_FAILURE = FailurePolicy.FAIL_OPEN;
-  public static final double DEFAULT_LOCAL_SHARE = ResilientRateLimiter.DEFAULT_LOCAL_SHARE;
-  public static final int DEFAULT_POOL_SIZE = RedisClients.DEFAULT_POOL_SIZE;
-  public static final Duration DEFAULT_RESERVATION_TTL = InMemoryRateLimiter.DEFAULT_RESERVATION_TTL;
+  public static final double DEFAULT_LOCAL_SHARE = ResilienceConfig.DEFAULT_LOCAL_SHARE;
+  public static final int DEFAULT_POOL_SIZE = RedisConnection.DEFAULT_POOL_SIZE;
+  public static final Duration DEFAULT_RESERVATION_TTL = RateLimiter.DEFAULT_RESERVATION_TTL;
   public static final boolean DEFAULT_VERIFY_HOST = true;
 
   private static final Set<String> SCHEMES = Set.of("redis", "rediss");
@@ -140,6 +142,25 @@ public final class RedisConfig {
    */
   public boolean verifyHost() {
     return verifyHost;
+  }
+
+  /**
+   * A new connection to this Redis, its client made on first use ({@link
+   * RedisConnection#connectInBackground()} starts it at once); the caller closes it.
+   */
+  public RedisConnection newConnection() {
+    RedisConnection.Builder builder;
+    if (isCluster()) {
+      List<InetSocketAddress> seeds = cluster.stream()
+          .map(node -> InetSocketAddress.createUnresolved(node.host(), node.port()))
+          .toList();
+      builder = RedisConnection.cluster(seeds)
+          .login(user().orElse(null), password().map(Secret::reveal).orElse(null))
+          .tls(tls());
+    } else {
+      builder = RedisConnection.standalone(url);
+    }
+    return builder.timeout(timeout).poolSize(poolSize).verifyHost(verifyHost).build();
   }
 
   @Override

@@ -28,8 +28,8 @@ import org.yaml.snakeyaml.reader.StreamReader;
  * set of limits can serve several providers.
  *
  * <p>Straight from SnakeYAML's event parser: the tree needs no more, and a JVM starting with the
- * agent reads its YAML in 40 % of the time jackson-dataformat-yaml's parser on top of it took
- * ({@code YamlReadBenchmark}: 22 against 56 ms cold).
+ * agent reads its YAML faster without a data-binding layer on top of it (docs/benchmarks.md,
+ * "Configuration read").
  */
 final class YamlTree {
 

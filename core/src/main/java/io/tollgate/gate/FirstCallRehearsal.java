@@ -13,8 +13,8 @@ import java.util.Set;
  * Reads a made-up request and reply of each API the providers speak, once, on a daemon thread of
  * its own, as a gate is built. The JSON parser, the request and reply readers and the tokenizer's
  * first count are then loaded and run before the app's first call, which would otherwise pay for
- * them on its own thread (about 30 ms of CPU in a JVM that has just started). Nothing is sent,
- * limited or recorded.
+ * them on its own thread, in a JVM that has just started. Nothing is sent, limited or
+ * recorded.
  */
 final class FirstCallRehearsal {
 

@@ -1,9 +1,9 @@
 package io.tollgate.gate;
 
 import io.tollgate.config.Limiters;
-import io.tollgate.config.RedisConnection;
 import io.tollgate.config.Mode;
 import io.tollgate.config.ProviderConfig;
+import io.tollgate.config.RedisConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.internal.AdmissionFailure;
 import io.tollgate.gate.internal.Call;
@@ -12,11 +12,12 @@ import io.tollgate.gate.internal.ResponseView;
 import io.tollgate.gate.internal.Step;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.context.Scope;
+import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.TokenCounter;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.HealthConfig;
@@ -494,7 +495,7 @@ public final class Gate implements AutoCloseable {
       List<AutoCloseable> owned = new ArrayList<>();
       // a connection of the gate's own only for the parts it makes itself
       Optional<RedisConnection> redis = limiter != null && breakers != null
-          ? Optional.empty() : config.redis().map(RedisConnection::of);
+          ? Optional.empty() : config.redis().map(RedisConfig::newConnection);
       redis.ifPresent(owned::add);
       redis.ifPresent(RedisConnection::connectInBackground);
       RateLimiter usedLimiter = limiter;
@@ -517,8 +518,8 @@ public final class Gate implements AutoCloseable {
       HealthBoard health = HealthBoard.of(List.copyOf(config.providers().keySet()),
           HealthConfig.ofDefaults(), clock);
       owned.add(telemetry.watch(usedBreakers, config.providers().keySet()));
-      if (usedLimiter instanceof ResilientRateLimiter resilient) {
-        owned.add(telemetry.watch(resilient));
+      if (usedLimiter instanceof LimiterHealth limiterHealth) {
+        owned.add(telemetry.watch(limiterHealth));
       }
       return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry),
           owned);

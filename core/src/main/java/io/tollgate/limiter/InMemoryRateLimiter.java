@@ -20,10 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * calling thread, never walked whole. How many subjects it holds is up to the caller ({@link
  * BoundedSubjects} bounds the tenants).
  */
-public final class InMemoryRateLimiter implements RateLimiter {
-
-  /** How long an unsettled reservation can still be settled or released. */
-  public static final Duration DEFAULT_RESERVATION_TTL = Duration.ofMinutes(10);
+final class InMemoryRateLimiter implements RateLimiter {
 
   /** Subjects looked at by each reserve for dropping. */
   static final int SWEEP_STEP = 2;
@@ -45,11 +42,12 @@ public final class InMemoryRateLimiter implements RateLimiter {
     this.local = local;
   }
 
-  public static InMemoryRateLimiter create() {
-    return new InMemoryRateLimiter(MicroClock.system(), DEFAULT_RESERVATION_TTL, false);
+  static InMemoryRateLimiter create() {
+    return create(MicroClock.system(), RateLimiter.DEFAULT_RESERVATION_TTL);
   }
 
-  public static InMemoryRateLimiter create(MicroClock clock, Duration reservationTtl) {
+  /** What {@link RateLimiter#inMemory} makes. */
+  static InMemoryRateLimiter create(MicroClock clock, Duration reservationTtl) {
     return new InMemoryRateLimiter(clock, reservationTtl, false);
   }
 
@@ -122,7 +120,7 @@ public final class InMemoryRateLimiter implements RateLimiter {
   }
 
   /** Number of subjects currently held in memory. */
-  public int size() {
+  int size() {
     return cells.size();
   }
 

@@ -2,9 +2,9 @@ package io.tollgate.limiter;
 
 import io.tollgate.limiter.internal.Outcomes;
 import io.tollgate.limiter.internal.ReservationIds;
+import io.tollgate.redis.RedisFailures;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One subject's lease in this JVM, with the demand it saw. Calls are served from the lease while it
@@ -224,15 +224,15 @@ final class LeaseHolder {
     void await() {
       try {
         if (!finished.await(MAX_WAIT_SECONDS, TimeUnit.SECONDS)) {
-          throw new JedisException("no lease within " + MAX_WAIT_SECONDS + " s");
+          throw RedisFailures.failed("no lease within " + MAX_WAIT_SECONDS + " s", null);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new JedisException("interrupted while waiting for a lease", e);
+        throw RedisFailures.failed("interrupted while waiting for a lease", e);
       }
       RuntimeException e = failure;
       if (e != null) {
-        throw new JedisException("taking a lease failed: " + e.getMessage(), e);
+        throw RedisFailures.failed("taking a lease failed: " + e.getMessage(), e);
       }
     }
   }

@@ -1,20 +1,87 @@
 package io.tollgate.limiter;
 
 import io.tollgate.limiter.internal.Outcomes;
+import io.tollgate.redis.RedisConnection;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The limiter every front end uses: reserve before a call, settle with what it really used.
  *
- * <p>Implementations: {@link InMemoryRateLimiter} (one JVM), {@link RedisRateLimiter} (a fleet,
- * standalone Redis or Cluster) and {@link ResilientRateLimiter} (Redis with a local guard when it is
- * unreachable). All pass the same contract tests.
+ * <p>Made by its static factories, which are the whole of the choice:
  *
- * <p>A call that has its answer settles with {@link #settleLater}: the shared backends apply it on
- * a thread of their own, so that the caller does not wait for the round trip.
+ * <ul>
+ *   <li>{@link #inMemory()}: limits of one JVM; the default without Redis.
+ *   <li>{@link #redis(RedisConnection)}: limits shared by a fleet in Redis, standalone or Cluster
+ *       (one script run per decision); a failure of Redis is thrown to the caller. {@link
+ *       #redis(URI)} makes and owns its connection.
+ *   <li>{@link #resilient(RateLimiter, ResilienceConfig)}: a shared limiter with a policy for when
+ *       it cannot answer (a local guard, or deny) and a background queue for {@link
+ *       #settleLater}; what a configuration with {@code redis:} makes ({@code
+ *       io.tollgate.config.Limiters}). It is a {@link LimiterHealth}.
+ * </ul>
+ *
+ * <p>All pass the same contract tests. To decorate a limiter, extend {@link ForwardingRateLimiter}.
+ *
+ * <p>A call that has its answer settles with {@link #settleLater}: the resilient limiter applies
+ * it on a thread of its own, so that the caller does not wait for the round trip.
  */
 public interface RateLimiter extends AutoCloseable {
+
+  /** How long an unsettled reservation can still be settled or released. */
+  Duration DEFAULT_RESERVATION_TTL = Duration.ofMinutes(10);
+
+  /** Limits of this JVM alone, on the system clock. */
+  static RateLimiter inMemory() {
+    return inMemory(MicroClock.system(), DEFAULT_RESERVATION_TTL);
+  }
+
+  /** Limits of this JVM alone, on {@code clock} (tests pass a fake one). */
+  static RateLimiter inMemory(MicroClock clock, Duration reservationTtl) {
+    return InMemoryRateLimiter.create(clock, reservationTtl);
+  }
+
+  /**
+   * Limits shared through {@code redis}, whose client is made on first use (and again while that
+   * fails); the caller closes {@code redis} after this limiter.
+   */
+  static RateLimiter redis(RedisConnection redis) {
+    return redis(redis, DEFAULT_RESERVATION_TTL);
+  }
+
+  /** As {@link #redis(RedisConnection)}; a reservation can be settled for {@code reservationTtl}. */
+  static RateLimiter redis(RedisConnection redis, Duration reservationTtl) {
+    return new RedisRateLimiter(redis, reservationTtl, () -> { });
+  }
+
+  /** As {@link #redis(RedisConnection, Duration)}, and closing this limiter closes {@code redis}. */
+  static RateLimiter redisOwning(RedisConnection redis, Duration reservationTtl) {
+    return new RedisRateLimiter(redis, reservationTtl, Objects.requireNonNull(redis, "redis"));
+  }
+
+  /**
+   * Limits shared through a standalone Redis at {@code url} ({@code redis://} or {@code
+   * rediss://}), on a connection of this limiter's own with the default timeout and pool.
+   */
+  static RateLimiter redis(URI url) {
+    return redisOwning(RedisConnection.of(url), DEFAULT_RESERVATION_TTL);
+  }
+
+  /** {@code shared} with the default policy: {@link ResilienceConfig#ofDefaults()}. */
+  static RateLimiter resilient(RateLimiter shared) {
+    return resilient(shared, ResilienceConfig.ofDefaults());
+  }
+
+  /**
+   * {@code shared} guarded by a breaker: while it cannot answer, {@code config}'s {@link
+   * FailurePolicy} decides, and the decision is flagged {@link Decision#degraded()}. Closing it
+   * closes {@code shared}. The limiter made is a {@link LimiterHealth}.
+   */
+  static RateLimiter resilient(RateLimiter shared, ResilienceConfig config) {
+    return new ResilientRateLimiter(shared, Objects.requireNonNull(config, "config"));
+  }
 
   /**
    * Checks every limit for {@code requests} and {@code tokens} and charges all of them, or none.
@@ -37,8 +104,8 @@ public interface RateLimiter extends AutoCloseable {
   boolean settle(Reservation reservation, long actualTokens);
 
   /**
-   * Settles as {@link #settle} does, now or shortly after: the Redis limiters hand it to a
-   * background thread ({@code tollgate-settle}) that sends queued settles together, and settle on
+   * Settles as {@link #settle} does, now or shortly after: the resilient limiter hands it to a
+   * background thread ({@code tollgate-settle}) that sends queued settles together, and settles on
    * the caller's thread only when that queue is full or closed. It is applied exactly once all the
    * same; a reservation made meanwhile may still see the estimate charged. In memory it is
    * applied at once.
@@ -100,7 +167,10 @@ public interface RateLimiter extends AutoCloseable {
     decision.reservations().forEach(this::release);
   }
 
-  /** Closes the backend; a Redis limiter first applies what {@link #settleLater} still holds (bounded). */
+  /**
+   * Closes the backend; the resilient limiter first applies what {@link #settleLater} still holds
+   * (bounded).
+   */
   @Override
   default void close() {}
 }

@@ -1,113 +1,54 @@
 package io.tollgate.limiter;
 
 import io.tollgate.limiter.internal.LimitArgs;
-import io.tollgate.limiter.internal.LuaScript;
 import io.tollgate.limiter.internal.Outcomes;
+import io.tollgate.limiter.internal.RedisKeys;
 import io.tollgate.limiter.internal.ReservationIds;
 import io.tollgate.limiter.internal.StepResult;
+import io.tollgate.redis.LuaScript;
+import io.tollgate.redis.RedisScripts;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Supplier;
-import redis.clients.jedis.Pipeline;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * Limits shared by a fleet, in Redis standalone or Cluster: each reserve, settle or release is one
- * run of {@code lua/limiter.lua} on the subject's slot.
+ * run of {@code lua/limiter.lua} on the subject's slot, through {@link RedisScripts}.
  *
- * <p>Errors of Redis (unreachable, timeout, CLUSTERDOWN) propagate as Jedis exceptions; wrap this
- * in {@link ResilientRateLimiter} for a policy. Cluster redirections (MOVED, ASK, TRYAGAIN) are
- * followed by the Jedis cluster client. NOSCRIPT (after a restart, failover or SCRIPT FLUSH) is
- * answered by sending the script itself to whichever node replied, which caches it there again.
+ * <p>Errors of Redis (unreachable, timeout, CLUSTERDOWN) propagate as thrown; wrap this in {@link
+ * ResilientRateLimiter} for a policy. Cluster redirections and NOSCRIPT are the port's business.
  *
  * <p>Limits with {@link Limits#leases() leases} are served from local leases ({@link
  * LocalLeases}): one script call takes a batch of permits, the decisions are made here, and what
  * was not spent goes back when the lease ends or this limiter closes.
  *
- * <p>{@link #settleLater} hands settles to a background thread ({@link SettleQueue}), which sends
- * what has queued up in one pipeline on a standalone Redis; on a Cluster one by one, each routed
- * by its own key (a Cluster pipeline follows no redirection, and Jedis 6's starts threads per
- * sync). A batch that fails is dropped and logged once per episode.
+ * <p>{@link #settleEach} sends a batch of settles in one pipeline on a standalone Redis; on a
+ * Cluster one by one, each routed by its own key. {@link #settleLater} settles at once: the queue
+ * that batches settles in the background belongs to {@link ResilientRateLimiter}.
  */
-public final class RedisRateLimiter implements RateLimiter {
+final class RedisRateLimiter implements RateLimiter {
 
   private static final LuaScript SCRIPT = LuaScript.load("limiter");
-  // Sent as bytes: Jedis would encode every string argument, and decode the reply, on each call.
-  private static final byte[] SCRIPT_SHA1 = SCRIPT.sha1().getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] SCRIPT_SOURCE = SCRIPT.source().getBytes(StandardCharsets.UTF_8);
-  private static final String KEY_PREFIX = "tg:";
 
-  private final Supplier<UnifiedJedis> connector;
+  private final RedisScripts redis;
   private final Duration reservationTtl;
   private final AutoCloseable onClose;
   private final LocalLeases leases;
-  private final SettleQueue settles =
-      new SettleQueue(this::settleEach, SettleQueue.DEFAULT_DRAIN_ON_CLOSE);
-  private volatile UnifiedJedis redis;
 
-  private RedisRateLimiter(Supplier<UnifiedJedis> connector, Duration reservationTtl,
-      AutoCloseable onClose) {
-    this.connector = Objects.requireNonNull(connector, "connector");
+  /**
+   * Runs the script through {@code redis}; closing this limiter runs {@code onClose} (closes the
+   * connection it owns, or nothing).
+   */
+  RedisRateLimiter(RedisScripts redis, Duration reservationTtl, AutoCloseable onClose) {
+    this.redis = Objects.requireNonNull(redis, "redis");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
     if (reservationTtl.toMillis() <= 0) {
       throw new IllegalArgumentException("reservation TTL must be >= 1ms, was " + reservationTtl);
     }
     this.reservationTtl = reservationTtl;
     this.leases = new LocalLeases(new ScriptLeases(), reservationTtl);
-  }
-
-  /** Uses {@code redis} (from {@link RedisClients}: a pooled client or a {@code JedisCluster}); the caller closes it. */
-  public static RedisRateLimiter using(UnifiedJedis redis) {
-    Objects.requireNonNull(redis, "redis");
-    return connected(new RedisRateLimiter(() -> redis, InMemoryRateLimiter.DEFAULT_RESERVATION_TTL,
-        () -> { }), redis);
-  }
-
-  /** As {@link #using}, and closing this limiter closes the client. */
-  public static RedisRateLimiter owning(UnifiedJedis redis, Duration reservationTtl) {
-    Objects.requireNonNull(redis, "redis");
-    return connected(new RedisRateLimiter(() -> redis, reservationTtl, redis), redis);
-  }
-
-  /** A client handed over is there from the start: the first joint reserve can be pipelined. */
-  private static RedisRateLimiter connected(RedisRateLimiter limiter, UnifiedJedis redis) {
-    limiter.redis = redis;
-    return limiter;
-  }
-
-  /**
-   * Asks {@code connector} for its client on first use, and again on the next call while that
-   * fails: a Cluster client cannot even be built while no node answers, and an app must start all
-   * the same. The connector gives one client, made once ({@code RedisConnection}), and bounds how
-   * long a caller waits for it; calls are not queued here behind it. Closing this limiter runs
-   * {@code onClose}.
-   */
-  public static RedisRateLimiter connecting(Supplier<UnifiedJedis> connector,
-      Duration reservationTtl, AutoCloseable onClose) {
-    return new RedisRateLimiter(connector, reservationTtl, onClose);
-  }
-
-  private UnifiedJedis redis() {
-    UnifiedJedis client = redis;
-    if (client == null) {
-      client = Objects.requireNonNull(connector.get(), "connector gave no client");
-      redis = client;
-    }
-    return client;
-  }
-
-  /** The key of a subject's state; every key of a subject shares its hash tag, so one slot. */
-  public static String stateKey(Subject subject) {
-    return KEY_PREFIX + subject.hashTag() + ":s";
-  }
-
-  static String recordKey(Subject subject, String reservationId) {
-    return KEY_PREFIX + subject.hashTag() + ":r:" + reservationId;
   }
 
   @Override
@@ -155,28 +96,19 @@ public final class RedisRateLimiter implements RateLimiter {
   /** {@link #reserveAll} for charges {@link #pipelinesReserves} said yes to. */
   JointDecision reserveAllPipelined(List<Charge> charges, long requests, long tokens) {
     List<String> ids = new ArrayList<>(charges.size());
-    List<Response<Object>> replies = new ArrayList<>(charges.size());
-    try (Pipeline pipeline = ((PooledRedis) redis()).pipeline()) {
-      for (Charge charge : charges) {
-        String id = ReservationIds.next();
-        ids.add(id);
-        replies.add(pipeline.evalsha(SCRIPT_SHA1, keys(charge.subject(), id),
-            reserveArgs(charge.limits(), requests, tokens)));
-      }
-      pipeline.sync();
+    List<RedisScripts.Call> calls = new ArrayList<>(charges.size());
+    for (Charge charge : charges) {
+      String id = ReservationIds.next();
+      ids.add(id);
+      calls.add(new RedisScripts.Call(keys(charge.subject(), id),
+          reserveArgs(charge.limits(), requests, tokens)));
     }
+    List<Object> replies = redis.evalAll(SCRIPT, calls);
     List<Decision> decisions = new ArrayList<>(charges.size());
     int firstDenial = -1;
     for (int i = 0; i < charges.size(); i++) {
       Charge charge = charges.get(i);
-      List<?> reply;
-      try {
-        reply = (List<?>) replies.get(i).get();
-      } catch (JedisNoScriptException e) {
-        // that reserve did not run: sent alone, EVAL runs it and caches the script again
-        reply = (List<?>) eval(keys(charge.subject(), ids.get(i)),
-            reserveArgs(charge.limits(), requests, tokens));
-      }
+      List<?> reply = (List<?>) replies.get(i);
       Decision decision = reserved(charge.subject(), charge.limits(), ids.get(i), requests, tokens,
           parse(reply));
       decisions.add(decision);
@@ -194,7 +126,7 @@ public final class RedisRateLimiter implements RateLimiter {
   /** True when {@link #reserveAll} sends {@code charges} in one pipeline (see there). */
   boolean pipelinesReserves(List<Charge> charges, long requests, long tokens) {
     // the client as it is: connecting is the first reserve's business, inside the caller's breaker
-    if (charges.size() < 2 || !(redis instanceof PooledRedis)) {
+    if (charges.size() < 2 || !redis.pipelines()) {
       return false;
     }
     Outcomes.checkCost(requests, tokens);
@@ -219,13 +151,6 @@ public final class RedisRateLimiter implements RateLimiter {
         actualTokens, 0, 0, List.of())).outcome() == 1;
   }
 
-  @Override
-  public void settleLater(Reservation reservation, long actualTokens) {
-    if (!settles.offer(new Settlement(reservation, actualTokens))) {
-      settle(reservation, actualTokens); // queue full or closed
-    }
-  }
-
   /** Leased ones in this JVM; the others in one pipeline on a standalone Redis (see the class). */
   @Override
   public int settleEach(List<Settlement> settlements) {
@@ -238,40 +163,21 @@ public final class RedisRateLimiter implements RateLimiter {
         recorded.add(settlement);
       }
     }
-    if (recorded.size() > 1 && redis() instanceof PooledRedis pooled) {
-      return applied + settlePipelined(pooled, recorded);
-    }
-    return applied + RateLimiter.super.settleEach(recorded);
+    return recorded.isEmpty() ? applied : applied + settleRecorded(recorded);
   }
 
-  private int settlePipelined(PooledRedis client, List<Settlement> settlements) {
-    List<Response<Object>> replies = new ArrayList<>(settlements.size());
-    try (Pipeline pipeline = client.pipeline()) {
-      for (Settlement settlement : settlements) {
-        Reservation reservation = settlement.reservation();
-        replies.add(pipeline.evalsha(SCRIPT_SHA1, keys(reservation.subject(), reservation.id()),
-            args(reservation.limits(), "settle", settlement.actualTokens(), 0, 0, List.of())));
-      }
-      pipeline.sync();
+  private int settleRecorded(List<Settlement> settlements) {
+    List<RedisScripts.Call> calls = new ArrayList<>(settlements.size());
+    for (Settlement settlement : settlements) {
+      Reservation reservation = settlement.reservation();
+      calls.add(new RedisScripts.Call(keys(reservation.subject(), reservation.id()),
+          args(reservation.limits(), "settle", settlement.actualTokens(), 0, 0, List.of())));
     }
     int applied = 0;
-    for (int i = 0; i < settlements.size(); i++) {
-      boolean done;
-      try {
-        done = parse((List<?>) replies.get(i).get()).outcome() == 1;
-      } catch (JedisNoScriptException e) {
-        // the script did not run: settle sends it whole (EVAL), which caches it again
-        Settlement settlement = settlements.get(i);
-        done = settle(settlement.reservation(), settlement.actualTokens());
-      }
-      applied += done ? 1 : 0;
+    for (Object reply : redis.evalAll(SCRIPT, calls)) {
+      applied += parse((List<?>) reply).outcome() == 1 ? 1 : 0;
     }
     return applied;
-  }
-
-  @Override
-  public boolean awaitSettled(Duration timeout) {
-    return settles.awaitSettled(timeout);
   }
 
   @Override
@@ -295,10 +201,10 @@ public final class RedisRateLimiter implements RateLimiter {
   }
 
   private static List<byte[]> keys(Subject subject, String id) {
-    byte[] state = stateKey(subject).getBytes(StandardCharsets.UTF_8);
+    byte[] state = RedisKeys.stateKey(subject).getBytes(StandardCharsets.UTF_8);
     return id == null
         ? List.of(state)
-        : List.of(state, recordKey(subject, id).getBytes(StandardCharsets.UTF_8));
+        : List.of(state, RedisKeys.recordKey(subject, id).getBytes(StandardCharsets.UTF_8));
   }
 
   /** op, three numbers, the limits (encoded once per set, {@link LimitArgs}), then {@code more}. */
@@ -318,12 +224,7 @@ public final class RedisRateLimiter implements RateLimiter {
   }
 
   private Object eval(List<byte[]> keys, List<byte[]> args) {
-    try {
-      return redis().evalsha(SCRIPT_SHA1, keys, args);
-    } catch (JedisNoScriptException e) {
-      // Routed by the same key, EVAL reaches the node that said NOSCRIPT and caches the script.
-      return redis().eval(SCRIPT_SOURCE, keys, args);
-    }
+    return redis.eval(SCRIPT, keys, args);
   }
 
   private static StepResult parse(List<?> values) {
@@ -361,7 +262,6 @@ public final class RedisRateLimiter implements RateLimiter {
 
   @Override
   public void close() {
-    settles.close(); // applies what is queued, while the client still works
     leases.close(); // gives back what is leased, while the client still works
     try {
       onClose.close();

@@ -3,7 +3,7 @@ package io.tollgate.limiter;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.tollgate.limiter.internal.Outcomes;
-import io.tollgate.limiter.internal.RedisFailures;
+import io.tollgate.redis.RedisFailures;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A shared (Redis) limiter with a policy for when it cannot answer.
@@ -29,14 +28,15 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>{@link #settleLater} hands settles of shared reservations to a background thread ({@link
  * SettleQueue}), which applies each batch through the same breaker: a batch that cannot reach
  * Redis is dropped as a settle is. Closing waits for that queue, at most {@link
- * Builder#drainOnClose}, before the shared limiter closes.
+ * ResilienceConfig#drainOnClose()}, before the shared limiter closes.
+ *
+ * <p>This limiter is the one owner of a {@link SettleQueue}: it makes it and closes it. The queue
+ * belongs here, not to the shared limiter, because a batch must go through the breaker that
+ * guards Redis, like any other call: a Redis that is down then costs no timeout per batch, and a
+ * batch that fails counts towards opening the breaker. Closing drains it before the shared limiter
+ * (and its connection) closes.
  */
-public final class ResilientRateLimiter implements RateLimiter {
-
-  public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMillis(500);
-  public static final double DEFAULT_LOCAL_SHARE = 1.0;
-  /** Five of {@link RedisClients#DEFAULT_TIMEOUT}. */
-  public static final Duration DEFAULT_DRAIN_ON_CLOSE = SettleQueue.DEFAULT_DRAIN_ON_CLOSE;
+final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
 
   private static final System.Logger LOG = System.getLogger(ResilientRateLimiter.class.getName());
 
@@ -48,25 +48,25 @@ public final class ResilientRateLimiter implements RateLimiter {
   private final MicroClock clock;
   private final AtomicLong degradedSinceMicros = new AtomicLong(-1);
   private final AtomicLong pastDegradedMicros = new AtomicLong();
-  private final AtomicReference<JedisException> lastFailure = new AtomicReference<>();
+  private final AtomicReference<RuntimeException> lastFailure = new AtomicReference<>();
   private final AtomicLong poolExhaustions = new AtomicLong();
   private final SettleQueue settles;
 
-  private ResilientRateLimiter(Builder builder) {
-    this.clock = builder.clock;
-    this.shared = builder.shared;
-    this.policy = builder.policy;
-    this.localShare = builder.localShare;
-    this.local = InMemoryRateLimiter.localGuard(builder.clock, builder.reservationTtl);
-    this.settles = new SettleQueue(this::settleEach, builder.drainOnClose);
+  ResilientRateLimiter(RateLimiter shared, ResilienceConfig config) {
+    this.clock = config.clock();
+    this.shared = Objects.requireNonNull(shared, "shared");
+    this.policy = config.onFailure();
+    this.localShare = config.localShare();
+    this.local = InMemoryRateLimiter.localGuard(config.clock(), config.reservationTtl());
+    this.settles = new SettleQueue(this::settleEach, config.drainOnClose());
     this.breaker = CircuitBreaker.of("tollgate-redis", CircuitBreakerConfig.custom()
         .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
         .slidingWindowSize(2)
         .minimumNumberOfCalls(2)
         .failureRateThreshold(100)
-        .waitDurationInOpenState(builder.probeAfter)
+        .waitDurationInOpenState(config.probeAfter())
         .permittedNumberOfCallsInHalfOpenState(1)
-        .recordExceptions(JedisException.class)
+        .recordException(RedisFailures::isRedisFailure)
         .build());
     breaker.getEventPublisher().onStateTransition(event -> {
       CircuitBreaker.StateTransition transition = event.getStateTransition();
@@ -91,10 +91,6 @@ public final class ResilientRateLimiter implements RateLimiter {
         default -> { }
       }
     });
-  }
-
-  public static Builder builder(RateLimiter shared) {
-    return new Builder(shared);
   }
 
   @Override
@@ -132,7 +128,8 @@ public final class ResilientRateLimiter implements RateLimiter {
     List<LimitState> unknown = new ArrayList<>();
     limits.all().forEach(limit -> unknown.add(new LimitState(limit, 0, limit.window())));
     Duration retry = Duration.ofMillis(Math.max(1,
-        breaker.getState() == CircuitBreaker.State.OPEN ? DEFAULT_PROBE_AFTER.toMillis() : 1));
+        breaker.getState() == CircuitBreaker.State.OPEN
+            ? ResilienceConfig.DEFAULT_PROBE_AFTER.toMillis() : 1));
     return new Decision(Outcome.DENIED, unknown, retry, true, Optional.empty());
   }
 
@@ -204,7 +201,10 @@ public final class ResilientRateLimiter implements RateLimiter {
       T result = call.get();
       breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
       return result;
-    } catch (JedisException e) {
+    } catch (RuntimeException e) {
+      if (!RedisFailures.isRedisFailure(e)) {
+        throw e; // a bug, not Redis
+      }
       if (RedisFailures.poolExhausted(e)) {
         // Redis answers; this JVM has more calls in flight than connections: not an outage
         poolExhaustions.incrementAndGet();
@@ -218,21 +218,17 @@ public final class ResilientRateLimiter implements RateLimiter {
     }
   }
 
-  /** True while decisions are made without Redis. */
+  @Override
   public boolean isDegraded() {
     return breaker.getState() != CircuitBreaker.State.CLOSED;
   }
 
-  /**
-   * How many calls found every pooled connection busy for {@code redis.timeout}: each was decided
-   * by the failure policy, and none counts towards the breaker that marks Redis unreachable
-   * ({@code redis.pool-size} is too small for the calls in flight).
-   */
+  @Override
   public long poolExhaustions() {
     return poolExhaustions.get();
   }
 
-  /** How long decisions have been made without Redis since this limiter was built, the current episode included. */
+  @Override
   public Duration degradedTime() {
     long since = degradedSinceMicros.get();
     long current = since < 0 ? 0 : Math.max(0, clock.nowMicros() - since);
@@ -243,70 +239,5 @@ public final class ResilientRateLimiter implements RateLimiter {
   public void close() {
     settles.close(); // while Redis can still be reached
     shared.close();
-  }
-
-  /** Configures a {@link ResilientRateLimiter}; every setter rejects a bad value at once. */
-  public static final class Builder {
-    private final RateLimiter shared;
-    private FailurePolicy policy = FailurePolicy.FAIL_OPEN;
-    private double localShare = DEFAULT_LOCAL_SHARE;
-    private Duration probeAfter = DEFAULT_PROBE_AFTER;
-    private Duration reservationTtl = InMemoryRateLimiter.DEFAULT_RESERVATION_TTL;
-    private Duration drainOnClose = DEFAULT_DRAIN_ON_CLOSE;
-    private MicroClock clock = MicroClock.system();
-
-    private Builder(RateLimiter shared) {
-      this.shared = Objects.requireNonNull(shared, "shared");
-    }
-
-    public Builder onFailure(FailurePolicy policy) {
-      this.policy = Objects.requireNonNull(policy, "policy");
-      return this;
-    }
-
-    /** Fraction of each limit one JVM may spend on its own while Redis is unreachable. */
-    public Builder localShare(double share) {
-      if (!(share > 0 && share <= 1)) {
-        throw new IllegalArgumentException("local-share must be in (0, 1], was " + share);
-      }
-      this.localShare = share;
-      return this;
-    }
-
-    /** How long the breaker stays open before one call probes Redis again. */
-    public Builder probeAfter(Duration probeAfter) {
-      if (probeAfter.isNegative() || probeAfter.isZero()) {
-        throw new IllegalArgumentException("probe-after must be > 0, was " + probeAfter);
-      }
-      this.probeAfter = probeAfter;
-      return this;
-    }
-
-    public Builder reservationTtl(Duration ttl) {
-      this.reservationTtl = Objects.requireNonNull(ttl, "reservationTtl");
-      return this;
-    }
-
-    /**
-     * How long {@link #close()} waits for settles still queued by {@link #settleLater} to reach
-     * Redis: a few of the Redis client's timeout (from a configuration: 5 × {@code timeout}).
-     */
-    public Builder drainOnClose(Duration drainOnClose) {
-      if (drainOnClose.isNegative()) {
-        throw new IllegalArgumentException("drain-on-close must be >= 0, was " + drainOnClose);
-      }
-      this.drainOnClose = drainOnClose;
-      return this;
-    }
-
-    /** The local guard's clock (tests pass a fake one). */
-    public Builder clock(MicroClock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    public ResilientRateLimiter build() {
-      return new ResilientRateLimiter(this);
-    }
   }
 }

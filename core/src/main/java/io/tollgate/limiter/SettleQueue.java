@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The settles a Redis limiter was handed by {@link RateLimiter#settleLater}, applied by one daemon
+ * The settles a shared limiter was handed by {@link RateLimiter#settleLater}, applied by one daemon
  * thread, {@code tollgate-settle}, up to {@link #MAX_BATCH} at a time, so that a call does not wait
  * for its settle's round trip. The thread starts with the first settle.
  *
@@ -24,13 +24,14 @@ import java.util.function.Consumer;
  * settle is never lost for want of room and never waits for room. {@link #close} waits until what
  * was handed over is applied, at most its bound; what is left then is dropped and logged, its
  * estimates charged until their records expire, as for a settle that cannot reach Redis.
+ *
+ * <p>{@link ResilientRateLimiter} alone makes and closes one (see there why).
  */
 final class SettleQueue {
 
   static final int CAPACITY = 1024;
   static final int MAX_BATCH = 64;
-  /** Five of the Redis client's default timeout: a few batches, even from a slow Redis. */
-  static final Duration DEFAULT_DRAIN_ON_CLOSE = RedisClients.DEFAULT_TIMEOUT.multipliedBy(5);
+  static final Duration DEFAULT_DRAIN_ON_CLOSE = ResilienceConfig.DEFAULT_DRAIN_ON_CLOSE;
   /** How long a batch waits for more settles before it is sent. */
   static final Duration DEFAULT_LINGER = Duration.ofMillis(1);
 

@@ -1,7 +1,8 @@
 package io.tollgate.router;
 
 import io.tollgate.config.BreakerConfig;
-import io.tollgate.config.RedisConnection;
+import io.tollgate.redis.RedisConnection;
+import io.tollgate.redis.RedisScripts;
 import io.tollgate.router.internal.BreakerSettings;
 import io.tollgate.router.internal.DefaultProviderBreakers;
 import io.tollgate.router.internal.RedisBreakerStore;
@@ -11,15 +12,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The circuit breakers of every provider, one per provider name, all with one
  * {@link BreakerConfig}.
  *
- * <p><b>Shared through Redis.</b> Given a Redis client, the instances of a fleet share each
+ * <p><b>Shared through Redis.</b> Given a Redis connection, the instances of a fleet share each
  * breaker's open episode: when one instance opens a breaker, the others refuse calls to that
  * provider within about {@link #DEFAULT_REFRESH_INTERVAL} (well under a second) until the same
  * time; when the open time ends, one instance, elected by a short Redis lock, sends the probe, and
@@ -30,7 +29,7 @@ import redis.clients.jedis.UnifiedJedis;
  * same rules, local probes. An unreachable Redis is logged once per episode and retried every
  * second; when it answers again, breakers opened meanwhile are shared.
  *
- * <p>Close it to stop the background thread; the Redis client stays the caller's.
+ * <p>Close it to stop the background thread; the Redis connection stays the caller's.
  */
 public interface ProviderBreakers extends AutoCloseable {
 
@@ -47,17 +46,14 @@ public interface ProviderBreakers extends AutoCloseable {
   }
 
   /**
-   * Breakers shared through the client of {@code redis} when present, local otherwise, on {@code
-   * clock}. The client is asked for on the breakers' own thread, at each exchange until it can be
-   * made: building these never waits for Redis, and a Redis down at start-up is shared with once
-   * it answers.
+   * Breakers shared through {@code redis} when present, local otherwise, on {@code clock}. Its
+   * client is asked for on the breakers' own thread, at each exchange until it can be made:
+   * building these never waits for Redis, and a Redis down at start-up is shared with once it
+   * answers.
    */
   static ProviderBreakers create(BreakerConfig config, Optional<RedisConnection> redis, Clock clock) {
     Builder builder = builder(config).clock(clock);
-    if (redis.isPresent()) { // no lambda over the connection but here: linking one loads Jedis
-      RedisConnection connection = redis.get();
-      builder.redisConnecting(connection::client);
-    }
+    redis.ifPresent(builder::redis);
     return builder.build();
   }
 
@@ -88,7 +84,7 @@ public interface ProviderBreakers extends AutoCloseable {
   /** Configures {@link ProviderBreakers}; every setter rejects a bad value at once. */
   final class Builder {
     private final BreakerConfig config;
-    private Supplier<UnifiedJedis> redis;
+    private RedisScripts redis;
     private Clock clock = Clock.systemUTC();
     private RandomGenerator random = new Random();
     private Duration switchOverJitter = DEFAULT_SWITCH_OVER_JITTER;
@@ -99,18 +95,13 @@ public interface ProviderBreakers extends AutoCloseable {
       this.config = Objects.requireNonNull(config, "config");
     }
 
-    /** Shares breaker state through {@code redis} (standalone or Cluster); the caller closes it. */
-    public Builder redis(UnifiedJedis redis) {
-      Objects.requireNonNull(redis, "redis");
-      return redisConnecting(() -> redis);
-    }
-
     /**
-     * Shares breaker state through the client {@code connector} gives, asked for on the exchange
-     * thread before each exchange; one that throws counts as Redis unreachable.
+     * Shares breaker state through {@code redis} (standalone or Cluster), used on the exchange
+     * thread only; a call that fails, connecting included, counts as Redis unreachable. The caller
+     * closes it.
      */
-    public Builder redisConnecting(Supplier<UnifiedJedis> connector) {
-      this.redis = Objects.requireNonNull(connector, "connector");
+    public Builder redis(RedisConnection redis) {
+      this.redis = Objects.requireNonNull(redis, "redis");
       return this;
     }
 
@@ -154,7 +145,6 @@ public interface ProviderBreakers extends AutoCloseable {
     public ProviderBreakers build() {
       BreakerSettings settings = new BreakerSettings(config, clock, random, switchOverJitter,
           refreshInterval, refreshInterval.multipliedBy(8), probeTimeout);
-      // no lambda over the client: linking one loads Jedis, which without Redis is never needed
       Optional<RedisBreakerStore> shared = redis == null
           ? Optional.empty() : Optional.of(new RedisBreakerStore(redis, settings));
       return new DefaultProviderBreakers(settings, shared);

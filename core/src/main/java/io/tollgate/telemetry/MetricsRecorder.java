@@ -1,6 +1,6 @@
 package io.tollgate.telemetry;
 
-import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.limiter.LimiterHealth;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,7 +47,7 @@ public interface MetricsRecorder {
    * for how long it has ({@code tollgate.limiter.degraded.time}), and how many calls found its
    * connection pool exhausted ({@code tollgate.redis.pool.exhausted}), until the handle is closed.
    */
-  default AutoCloseable limiterDegraded(ResilientRateLimiter limiter) {
+  default AutoCloseable limiterDegraded(LimiterHealth limiter) {
     return () -> { };
   }
 }

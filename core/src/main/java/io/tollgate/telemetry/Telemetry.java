@@ -2,7 +2,7 @@ package io.tollgate.telemetry;
 
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
-import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.router.BreakerState;
 import io.tollgate.router.BreakerTransition;
 import io.tollgate.router.ProviderBreakers;
@@ -49,7 +49,7 @@ public final class Telemetry {
   private final Instruments untilAvailable;
   private volatile Instruments instruments;
   private final List<BreakerSource> breakerSources = new CopyOnWriteArrayList<>();
-  private final CopyOnWriteArrayList<ResilientRateLimiter> limiters = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<LimiterHealth> limiters = new CopyOnWriteArrayList<>();
   private final Set<ProviderBreakers> listenedTo = Collections.newSetFromMap(new IdentityHashMap<>());
 
   private Telemetry(OpenTelemetry fixed, Supplier<OpenTelemetry> source, ContextLink link,
@@ -163,7 +163,7 @@ public final class Telemetry {
   }
 
   /** Reports whether {@code limiter} decides without Redis, and for how long it has. */
-  public AutoCloseable watch(ResilientRateLimiter limiter) {
+  public AutoCloseable watch(LimiterHealth limiter) {
     if (!limiters.addIfAbsent(limiter)) {
       return () -> { };
     }
@@ -191,7 +191,7 @@ public final class Telemetry {
     }
   }
 
-  Collection<ResilientRateLimiter> limiters() {
+  Collection<LimiterHealth> limiters() {
     return limiters;
   }
 

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limit;
+import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisClientAccess;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import io.tollgate.testkit.redis.UnansweringNode;
 import java.time.Duration;
@@ -72,11 +74,11 @@ class ConnectingUnderLoadTest {
               pool-size: 1
               on-failure: fail-closed
           """.formatted(server.uri(), TIMEOUT.toMillis()));
-      try (RedisConnection connection = RedisConnection.of(config.redis().orElseThrow());
+      try (RedisConnection connection = config.redis().orElseThrow().newConnection();
           RateLimiter limiter = Limiters.create(config.redis(), connection)) {
-        ResilientRateLimiter resilient = (ResilientRateLimiter) limiter;
+        LimiterHealth resilient = (LimiterHealth) limiter;
         Subject subject = Subject.of("tenant", "busy-pool");
-        UnifiedJedis client = connection.client();
+        UnifiedJedis client = RedisClientAccess.client(connection);
 
         List<Decision> whileBusy = new ArrayList<>();
         try (AbstractPipeline holdsTheOnlyConnection = client.pipelined()) {

@@ -13,32 +13,37 @@ import java.util.logging.SimpleFormatter;
  * in these tests, formatted as a log file would show them (parameters filled in, stack traces
  * appended), for as long as it is open.
  */
-final class LogRecorder extends Handler implements AutoCloseable {
+public final class LogRecorder extends Handler implements AutoCloseable {
 
   private final Logger logger; // held: java.util.logging keeps loggers only weakly
   private final Level previousLevel;
   private final List<String> lines = new CopyOnWriteArrayList<>();
   private final SimpleFormatter formatter = new SimpleFormatter();
 
-  private LogRecorder(Class<?> source) {
-    logger = Logger.getLogger(source.getName());
+  private LogRecorder(String source) {
+    logger = Logger.getLogger(source);
     previousLevel = logger.getLevel();
     logger.setLevel(Level.ALL);
     setLevel(Level.ALL);
     logger.addHandler(this);
   }
 
-  static LogRecorder of(Class<?> source) {
+  public static LogRecorder of(Class<?> source) {
+    return new LogRecorder(source.getName());
+  }
+
+  /** The lines of the logger named {@code source} (a class this package cannot see). */
+  public static LogRecorder of(String source) {
     return new LogRecorder(source);
   }
 
   /** Every line so far, each with its level and, for a logged exception, its stack trace. */
-  List<String> lines() {
+  public List<String> lines() {
     return List.copyOf(lines);
   }
 
   /** The lines at WARNING or above, message only. */
-  List<String> warnings() {
+  public List<String> warnings() {
     return lines.stream().filter(line -> line.startsWith("WARNING") || line.startsWith("SEVERE"))
         .map(line -> line.substring(line.indexOf(' ') + 1).lines().findFirst().orElse(""))
         .toList();

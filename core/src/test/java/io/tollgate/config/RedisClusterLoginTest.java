@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limit;
+import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.RedisRateLimiter;
-import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.limiter.internal.RedisKeys;
+import io.tollgate.redis.RedisClientAccess;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisCluster;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -66,11 +68,11 @@ class RedisClusterLoginTest {
         assertThat(decisions).filteredOn(Decision::degraded).isEmpty();
         assertThat(decisions.get(4).remainingRequests()).isZero();
       }
-      assertThat(((ResilientRateLimiter) limiter).isDegraded()).isFalse();
+      assertThat(((LimiterHealth) limiter).isDegraded()).isFalse();
     }
     try (RedisClusterClient client = cluster.client()) {
       assertThat(subjects).allSatisfy(subject ->
-          assertThat(client.exists(RedisRateLimiter.stateKey(subject))).isTrue());
+          assertThat(client.exists(RedisKeys.stateKey(subject))).isTrue());
     }
   }
 
@@ -79,7 +81,7 @@ class RedisClusterLoginTest {
     Subject subject = Subject.of("tenant", "wrong-password");
     List<Decision> decisions;
     List<String> log;
-    try (LogRecorder recorder = LogRecorder.of(ResilientRateLimiter.class);
+    try (LogRecorder recorder = LogRecorder.of("io.tollgate.limiter.ResilientRateLimiter");
         RateLimiter limiter = Limiters.create(urlSeeds(WRONG_PASSWORD, "fail-closed").redis())) {
       decisions = IntStream.range(0, 4)
           .mapToObj(i -> limiter.reserve(subject, FIVE_PER_MINUTE, 1, 0))
@@ -98,15 +100,15 @@ class RedisClusterLoginTest {
   void aWrongPasswordFailsTheClientWithAnErrorThatDoesNotRepeatIt() {
     RedisConfig config = urlSeeds(WRONG_PASSWORD, "fail-open").redis().orElseThrow();
 
-    try (RedisConnection connection = RedisConnection.of(config)) {
+    try (RedisConnection connection = config.newConnection()) {
       // Jedis 8 wraps it: "Could not initialize cluster slots cache.", the refusal suppressed
-      assertThatThrownBy(connection::client)
+      assertThatThrownBy(() -> RedisClientAccess.client(connection))
           .isInstanceOf(JedisException.class)
           .satisfies(error -> assertThat(stackTrace(error))
               .contains("JedisAccessControlException: WRONGPASS invalid username-password pair"
                   + " or user is disabled.")
               .doesNotContain(WRONG_PASSWORD));
-      assertThat(connection.clientIfReachable()).isEmpty();
+      assertThat(connection.ping()).isFalse();
     }
     assertThat(config.toString()).doesNotContain(WRONG_PASSWORD);
   }
@@ -118,7 +120,7 @@ class RedisClusterLoginTest {
     TollgateConfig config = Loaders.yaml("tollgate:\n  redis:\n    cluster: " + seeds
         + "\n    timeout: 2s\n    on-failure: fail-closed\n");
 
-    try (LogRecorder recorder = LogRecorder.of(ResilientRateLimiter.class);
+    try (LogRecorder recorder = LogRecorder.of("io.tollgate.limiter.ResilientRateLimiter");
         RateLimiter limiter = Limiters.create(config.redis())) {
       IntStream.range(0, 3).forEach(i -> limiter.reserve(Subject.of("tenant", "x"), FIVE_PER_MINUTE, 1, 0));
 
@@ -144,7 +146,7 @@ class RedisClusterLoginTest {
     Set<HostAndPort> masters = new HashSet<>();
     for (int i = 0; subjects.size() < RedisCluster.MASTERS; i++) {
       Subject subject = Subject.of("tenant", "login-" + i);
-      if (masters.add(cluster.masterForKey(RedisRateLimiter.stateKey(subject)))) {
+      if (masters.add(cluster.masterForKey(RedisKeys.stateKey(subject)))) {
         subjects.add(subject);
       }
     }

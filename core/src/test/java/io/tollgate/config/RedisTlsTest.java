@@ -6,9 +6,8 @@ import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.RedisRateLimiter;
-import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.limiter.internal.RedisKeys;
 import io.tollgate.testkit.redis.RedisCluster;
 import io.tollgate.testkit.redis.RedisServer;
 import io.tollgate.testkit.tls.TestCertificate;
@@ -68,7 +67,7 @@ class RedisTlsTest {
     assertThat(runTrustingWorker(yaml, List.of("standalone")))
         .containsExactly("RESULT standalone 5 0");
     try (Jedis jedis = server.jedis()) {
-      assertThat(jedis.exists(RedisRateLimiter.stateKey(Subject.of("tenant", "standalone")))).isTrue();
+      assertThat(jedis.exists(RedisKeys.stateKey(Subject.of("tenant", "standalone")))).isTrue();
     }
   }
 
@@ -80,7 +79,7 @@ class RedisTlsTest {
         subjects.stream().map(id -> "RESULT " + id + " 5 0").toList());
     try (RedisClusterClient client = cluster.client()) {
       assertThat(subjects).allSatisfy(id ->
-          assertThat(client.exists(RedisRateLimiter.stateKey(Subject.of("tenant", id)))).isTrue());
+          assertThat(client.exists(RedisKeys.stateKey(Subject.of("tenant", id)))).isTrue());
     }
   }
 
@@ -90,7 +89,7 @@ class RedisTlsTest {
     Subject subject = Subject.of("tenant", "untrusted");
 
     List<Decision> decisions;
-    try (LogRecorder recorder = LogRecorder.of(ResilientRateLimiter.class);
+    try (LogRecorder recorder = LogRecorder.of("io.tollgate.limiter.ResilientRateLimiter");
         RateLimiter limiter = Limiters.create(config.redis())) {
       decisions = IntStream.range(0, 3)
           .mapToObj(i -> limiter.reserve(subject, FIVE_PER_MINUTE, 1, 0)).toList();
@@ -103,7 +102,7 @@ class RedisTlsTest {
     }
     assertThat(decisions).allMatch(decision -> !decision.allowed() && decision.degraded());
     try (RedisClusterClient client = cluster.client()) {
-      assertThat(client.exists(RedisRateLimiter.stateKey(subject))).isFalse();
+      assertThat(client.exists(RedisKeys.stateKey(subject))).isFalse();
     }
   }
 
@@ -121,7 +120,7 @@ class RedisTlsTest {
     Set<HostAndPort> masters = new HashSet<>();
     for (int i = 0; subjects.size() < RedisCluster.MASTERS; i++) {
       String id = "tls-" + i;
-      if (masters.add(cluster.masterForKey(RedisRateLimiter.stateKey(Subject.of("tenant", id))))) {
+      if (masters.add(cluster.masterForKey(RedisKeys.stateKey(Subject.of("tenant", id))))) {
         subjects.add(id);
       }
     }

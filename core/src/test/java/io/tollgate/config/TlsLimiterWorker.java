@@ -5,6 +5,7 @@ import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import java.time.Duration;
 
 /**
@@ -21,7 +22,7 @@ public final class TlsLimiterWorker {
   public static void main(String[] args) {
     TollgateConfig config = TollgateConfigLoader.create().fromYaml(args[0]);
     Limits limits = Limits.of(Limit.requests(5, Duration.ofMinutes(1)));
-    try (RedisConnection connection = RedisConnection.of(config.redis().orElseThrow());
+    try (RedisConnection connection = config.redis().orElseThrow().newConnection();
         RateLimiter limiter = Limiters.create(config.redis(), connection)) {
       // a cold JVM's first TLS handshakes may outlast the timeout, and these runs count exactly;
       // a refused certificate ends the attempt at once

@@ -1,5 +1,8 @@
 package io.tollgate.config;
 
+import io.tollgate.redis.RedisClientAccess;
+import io.tollgate.redis.RedisConnection;
+
 /**
  * The JVM of {@link RedisVerifyHostTest} that trusts the test certificate through {@code
  * javax.net.ssl.trustStore}: it loads the YAML of its first argument, sends one PING through the
@@ -12,8 +15,8 @@ public final class TlsPingWorker {
 
   public static void main(String[] args) {
     TollgateConfig config = TollgateConfigLoader.create().fromYaml(args[0]);
-    try (RedisConnection connection = RedisConnection.of(config.redis().orElseThrow())) {
-      System.out.println("PING " + connection.client().ping());
+    try (RedisConnection connection = config.redis().orElseThrow().newConnection()) {
+      System.out.println("PING " + RedisClientAccess.client(connection).ping());
     } catch (RuntimeException e) {
       System.out.println("FAILED");
       for (Throwable cause = e; cause != null; cause = cause.getCause()) {

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.ForwardingRateLimiter;
-import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.testkit.llm.MockLlmServer;
@@ -96,7 +95,7 @@ class GateAdmissionFailureTest {
   /** A limiter whose reserve fails as a bug would: not a Redis fault, not a refusal. */
   private static final class FailingLimiter extends ForwardingRateLimiter {
     FailingLimiter() {
-      super(InMemoryRateLimiter.create());
+      super(RateLimiter.inMemory());
     }
 
     @Override

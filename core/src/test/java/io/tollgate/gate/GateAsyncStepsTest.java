@@ -13,9 +13,8 @@ import io.tollgate.limiter.ForwardingRateLimiter;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.RedisClients;
-import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.redis.RedisServer;
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@link Gate#callAsync} with an executor for its steps: every reserve and release (real Redis
@@ -49,7 +47,7 @@ class GateAsyncStepsTest {
   private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
   private final ExecutorService steps = Executors.newSingleThreadExecutor(
       task -> new Thread(task, "gate-steps"));
-  private UnifiedJedis jedis;
+  private RedisConnection connection;
   private ThreadRecordingLimiter limiter;
   private Gate gate;
 
@@ -58,8 +56,9 @@ class GateAsyncStepsTest {
     redis.flushAll();
     primary.reset();
     backup.reset();
-    jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 2);
-    limiter = new ThreadRecordingLimiter(RedisRateLimiter.using(jedis));
+    connection = RedisConnection.standalone(redis.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(2).build();
+    limiter = new ThreadRecordingLimiter(RateLimiter.redis(connection));
     TollgateConfig config = config("""
         tollgate:
           providers:
@@ -85,7 +84,7 @@ class GateAsyncStepsTest {
   void stop() {
     gate.close();
     limiter.close();
-    jedis.close();
+    connection.close();
     steps.shutdownNow();
   }
 
@@ -129,7 +128,7 @@ class GateAsyncStepsTest {
 
   /** What is left of {@code subject}'s requests, read without charging one. */
   private long remainingRequests(Subject subject, Limits limits) {
-    return RedisRateLimiter.using(jedis).reserve(subject, limits, 0, 1).remainingRequests();
+    return RateLimiter.redis(connection).reserve(subject, limits, 0, 1).remainingRequests();
   }
 
   /** Redis's limiter, noting the thread of each reserve and release. */

@@ -8,7 +8,7 @@ import static io.tollgate.gate.GateTestSupport.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.api.GlobalOpenTelemetry;
-import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.telemetry.MetricsRecorder;
 import io.tollgate.telemetry.Telemetry;
@@ -159,7 +159,7 @@ class GateMetricsRecorderTest {
   private static final class NotingRecorder implements MetricsRecorder {
     private final List<String> measurements = new CopyOnWriteArrayList<>();
     private final Map<String, LongSupplier> breakerStates = new ConcurrentHashMap<>();
-    private final List<ResilientRateLimiter> limiters = new CopyOnWriteArrayList<>();
+    private final List<LimiterHealth> limiters = new CopyOnWriteArrayList<>();
 
     @Override
     public void decision(String decision, String direction, String provider) {
@@ -199,7 +199,7 @@ class GateMetricsRecorderTest {
     }
 
     @Override
-    public AutoCloseable limiterDegraded(ResilientRateLimiter limiter) {
+    public AutoCloseable limiterDegraded(LimiterHealth limiter) {
       limiters.add(limiter);
       return () -> limiters.remove(limiter);
     }
@@ -213,7 +213,7 @@ class GateMetricsRecorderTest {
           java.util.stream.Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().getAsLong())));
     }
 
-    List<ResilientRateLimiter> limiters() {
+    List<LimiterHealth> limiters() {
       return limiters;
     }
   }

@@ -1,5 +1,6 @@
 package io.tollgate.limiter;
 
+import io.tollgate.redis.RedisConnection;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -33,8 +34,8 @@ public final class FleetWorker {
     AtomicLong usedTokens = new AtomicLong();
     AtomicLong errors = new AtomicLong();
     CountDownLatch done = new CountDownLatch(THREADS);
-    try (RedisRateLimiter limiter = RedisRateLimiter.owning(
-            RedisClients.standalone(uri, Duration.ofSeconds(2), THREADS), Duration.ofMinutes(5));
+    try (RedisRateLimiter limiter = RedisLimiters.owning(RedisConnection.standalone(uri)
+        .timeout(Duration.ofSeconds(2)).poolSize(THREADS).build(), Duration.ofMinutes(5));
         Jedis clock = new Jedis("127.0.0.1", port)) {
       long start = serverMicros(clock);
       long deadline = System.nanoTime() + runMillis * 1_000_000;

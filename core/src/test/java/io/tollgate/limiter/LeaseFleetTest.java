@@ -3,6 +3,8 @@ package io.tollgate.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.tollgate.limiter.internal.RedisKeys;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -90,7 +92,7 @@ class LeaseFleetTest {
     // usage beyond an estimate is charged even into debt: what is still owed at the end is the
     // only way past capacity + refill
     Limit tokens = Limit.tokens(tokensPerMinute, Duration.ofMinutes(1));
-    String level = jedis.hget(RedisRateLimiter.stateKey(Subject.of("tenant", "hot-tokens")),
+    String level = jedis.hget(RedisKeys.stateKey(Subject.of("tenant", "hot-tokens")),
         tokens.stateField());
     double debt = Math.max(0, -Double.parseDouble(level) / tokens.windowTicks());
     double bound = tokensPerMinute + refill(tokensPerMinute, end - start);
@@ -158,12 +160,12 @@ class LeaseFleetTest {
     Limits limits = Limits.of(Limit.requests(REQUESTS_PER_MINUTE, Duration.ofMinutes(1)),
         Limit.tokens(PLENTY, Duration.ofMinutes(1)));
     long drainedAt;
-    try (RedisRateLimiter limiter = RedisRateLimiter.owning(
-        RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 2), Duration.ofMinutes(1))) {
+    try (RedisRateLimiter limiter = RedisLimiters.owning(RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(2).build(), Duration.ofMinutes(1))) {
       // start at the limit: the bucket empty, only refill to share
       assertThat(limiter.reserve(subject, limits, REQUESTS_PER_MINUTE, 1).allowed()).isTrue();
       // when the script emptied it, as Redis timed it
-      drainedAt = Long.parseLong(jedis.hget(RedisRateLimiter.stateKey(subject), "t"));
+      drainedAt = Long.parseLong(jedis.hget(RedisKeys.stateKey(subject), "t"));
     }
     Worker plain = Worker.start("hot-fair", REQUESTS_PER_MINUTE, PLENTY, "fixed", "off", TTL, "");
     List<Worker> leasing = List.of(

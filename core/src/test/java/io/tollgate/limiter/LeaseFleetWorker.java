@@ -1,5 +1,6 @@
 package io.tollgate.limiter;
 
+import io.tollgate.redis.RedisConnection;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -63,8 +64,8 @@ public final class LeaseFleetWorker {
     AtomicLong errors = new AtomicLong();
     CountDownLatch done = new CountDownLatch(THREADS);
 
-    try (RedisRateLimiter limiter = RedisRateLimiter.owning(
-            RedisClients.standalone(uri, Duration.ofSeconds(2), THREADS), Duration.ofMinutes(5));
+    try (RedisRateLimiter limiter = RedisLimiters.owning(RedisConnection.standalone(uri)
+        .timeout(Duration.ofSeconds(2)).poolSize(THREADS).build(), Duration.ofMinutes(5));
         Jedis clock = new Jedis("127.0.0.1", port)) {
       long start = serverMicros(clock);
       out.println("START " + start);

@@ -3,6 +3,8 @@ package io.tollgate.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.tollgate.limiter.internal.RedisKeys;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -13,7 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Leases on a real Redis: what one script call takes, what is served without Redis, what goes back
@@ -27,14 +28,15 @@ class LeasedReservationsTest {
   private static final Duration LONG_TTL = Duration.ofMinutes(1);
 
   private static RedisServer server;
-  private static UnifiedJedis client;
+  private static RedisConnection client;
   private static Jedis jedis;
   private RedisRateLimiter limiter;
 
   @BeforeAll
   static void start() {
     server = RedisServer.start();
-    client = RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 8);
+    client = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(8).build();
     jedis = server.jedis();
   }
 
@@ -48,7 +50,7 @@ class LeasedReservationsTest {
   @BeforeEach
   void open() {
     server.flushAll();
-    limiter = RedisRateLimiter.using(client);
+    limiter = RedisLimiters.using(client);
   }
 
   @AfterEach
@@ -62,7 +64,7 @@ class LeasedReservationsTest {
 
   /** What the shared bucket holds now, in units of {@code limit}. */
   private static long shared(Subject subject, Limit limit) {
-    String level = jedis.hget(RedisRateLimiter.stateKey(subject), limit.stateField());
+    String level = jedis.hget(RedisKeys.stateKey(subject), limit.stateField());
     return Math.floorDiv(Long.parseLong(level), limit.windowTicks());
   }
 
@@ -260,12 +262,12 @@ class LeasedReservationsTest {
     Limits limits = Limits.of(requests).withLeases(LeasePolicy.ofCalls(10, LONG_TTL));
 
     Decision first = limiter.reserve(subject, limits, 1, 0);
-    String counted = jedis.hget(RedisRateLimiter.stateKey(subject), requests.stateField());
+    String counted = jedis.hget(RedisKeys.stateKey(subject), requests.stateField());
     limiter.close();
 
     assertThat(first.remainingRequests()).isEqualTo(99);
     assertThat(counted).isEqualTo("11");
-    assertThat(jedis.hget(RedisRateLimiter.stateKey(subject), requests.stateField()))
+    assertThat(jedis.hget(RedisKeys.stateKey(subject), requests.stateField()))
         .isEqualTo("1");
   }
 

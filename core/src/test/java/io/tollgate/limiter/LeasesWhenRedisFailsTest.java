@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -17,10 +18,10 @@ class LeasesWhenRedisFailsTest {
   @BeforeEach
   void start() {
     server = RedisServer.start();
-    limiter = ResilientRateLimiter.builder(RedisRateLimiter.owning(
-            RedisClients.standalone(server.uri(), Duration.ofMillis(200), 4), Duration.ofMinutes(1)))
-        .onFailure(FailurePolicy.FAIL_OPEN)
-        .build();
+    RedisConnection redis = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofMillis(200)).poolSize(4).build();
+    limiter = new ResilientRateLimiter(RedisLimiters.owning(redis, Duration.ofMinutes(1)),
+        ResilienceConfig.custom().onFailure(FailurePolicy.FAIL_OPEN).build());
   }
 
   @AfterEach

@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisCluster;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,11 +26,10 @@ class RedisClusterFailoverTest {
   @BeforeEach
   void start() {
     cluster = RedisCluster.start();
-    limiter = ResilientRateLimiter.builder(RedisRateLimiter.owning(
-            RedisClients.cluster(cluster.seeds(), Duration.ofMillis(100), 16, null, null, false),
-            Duration.ofMinutes(1)))
-        .onFailure(FailurePolicy.FAIL_OPEN)
-        .build();
+    RedisConnection redis = RedisConnection.cluster(cluster.seedAddresses())
+        .timeout(Duration.ofMillis(100)).poolSize(16).build();
+    limiter = new ResilientRateLimiter(RedisLimiters.owning(redis, Duration.ofMinutes(1)),
+        ResilienceConfig.custom().onFailure(FailurePolicy.FAIL_OPEN).build());
   }
 
   @AfterEach

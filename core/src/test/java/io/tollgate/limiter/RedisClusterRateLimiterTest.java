@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisCluster;
 import java.time.Duration;
 import java.util.List;
@@ -18,9 +19,8 @@ class RedisClusterRateLimiterTest extends RateLimiterContract {
   @BeforeAll
   static void start() {
     cluster = RedisCluster.start();
-    limiter = RedisRateLimiter.owning(
-        RedisClients.cluster(cluster.seeds(), Duration.ofSeconds(2), 32, null, null, false),
-        Duration.ofMinutes(10));
+    limiter = RedisLimiters.owning(RedisConnection.cluster(cluster.seedAddresses())
+        .timeout(Duration.ofSeconds(2)).poolSize(32).build(), Duration.ofMinutes(10));
   }
 
   @AfterAll

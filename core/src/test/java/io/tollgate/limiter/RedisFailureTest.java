@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,8 +44,8 @@ class RedisFailureTest {
   }
 
   private RedisRateLimiter redisLimiter(Duration timeout) {
-    RedisRateLimiter limiter = RedisRateLimiter.owning(
-        RedisClients.standalone(server.uri(), timeout, 16), Duration.ofMinutes(1));
+    RedisRateLimiter limiter = RedisLimiters.owning(RedisConnection.standalone(server.uri())
+        .timeout(timeout).poolSize(16).build(), Duration.ofMinutes(1));
     closeables.add(limiter);
     return limiter;
   }
@@ -118,10 +119,10 @@ class RedisFailureTest {
   @Test
   void aJointReservationSentTogetherIsDecidedLocallyForEverySubjectWhileRedisIsDown() {
     RedisRateLimiter redis = redisLimiter();
-    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redis)
+    ResilientRateLimiter limiter = new ResilientRateLimiter(redis, ResilienceConfig.custom()
         .onFailure(FailurePolicy.FAIL_OPEN)
         .localShare(0.5)
-        .build();
+        .build());
     Subject tenant = Subject.of("tenant", "joint-outage");
     Subject provider = Subject.of("provider", "joint-outage");
     Limits limits = Limits.of(Limit.requests(20, Duration.ofDays(1)));
@@ -144,10 +145,10 @@ class RedisFailureTest {
 
   @Test
   void failOpenDecidesLocallyWithinTheTimeoutAndRecoversAfterRestart() throws Exception {
-    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redisLimiter())
+    ResilientRateLimiter limiter = new ResilientRateLimiter(redisLimiter(), ResilienceConfig.custom()
         .onFailure(FailurePolicy.FAIL_OPEN)
         .localShare(0.5)
-        .build();
+        .build());
     Subject subject = Subject.of("tenant", "outage");
     Limits limits = Limits.of(Limit.requests(20, Duration.ofDays(1)));
     assertThat(limiter.reserve(subject, limits, 1, 0).degraded()).isFalse();
@@ -186,9 +187,9 @@ class RedisFailureTest {
 
   @Test
   void failClosedDeniesWhileRedisIsDown() {
-    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redisLimiter())
+    ResilientRateLimiter limiter = new ResilientRateLimiter(redisLimiter(), ResilienceConfig.custom()
         .onFailure(FailurePolicy.FAIL_CLOSED)
-        .build();
+        .build());
     Subject subject = Subject.of("tenant", "closed");
     Limits limits = Limits.of(Limit.requests(20, Duration.ofDays(1)));
 
@@ -202,7 +203,7 @@ class RedisFailureTest {
 
   @Test
   void aReservationTakenLocallyIsSettledLocally() {
-    ResilientRateLimiter limiter = ResilientRateLimiter.builder(redisLimiter()).build();
+    ResilientRateLimiter limiter = new ResilientRateLimiter(redisLimiter(), ResilienceConfig.ofDefaults());
     Subject subject = Subject.of("tenant", "local-settle");
     Limits limits = Limits.of(Limit.tokens(1000, Duration.ofDays(1)));
     server.stop();

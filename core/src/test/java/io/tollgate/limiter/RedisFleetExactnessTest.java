@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.limiter.internal.RedisKeys;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -59,7 +60,7 @@ class RedisFleetExactnessTest {
     Limit tokens = Limit.tokens(tokensPerMinute, java.time.Duration.ofMinutes(1));
     String level;
     try (var jedis = server.jedis()) {
-      level = jedis.hget(RedisRateLimiter.stateKey(subject), tokens.stateField());
+      level = jedis.hget(RedisKeys.stateKey(subject), tokens.stateField());
     }
     double debt = Math.max(0, -Double.parseDouble(level) / tokens.windowTicks());
     double bound = tokensPerMinute + tokensPerMinute * fleet.elapsedMicros() / 60e6;

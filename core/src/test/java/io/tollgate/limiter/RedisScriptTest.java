@@ -3,6 +3,8 @@ package io.tollgate.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tollgate.limiter.internal.RedisKeys;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.Set;
@@ -22,8 +24,8 @@ class RedisScriptTest {
   @BeforeAll
   static void start() {
     server = RedisServer.start();
-    limiter = RedisRateLimiter.owning(
-        RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 8), Duration.ofSeconds(30));
+    limiter = RedisLimiters.owning(RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(8).build(), Duration.ofSeconds(30));
     jedis = server.jedis();
   }
 
@@ -67,7 +69,7 @@ class RedisScriptTest {
     limiter.reserve(subject, limits, 1, 250);
 
     // 250 tokens at 1000 per hour refill in 900 s; the key lives that long plus a 1 s margin
-    long ttl = jedis.pttl(RedisRateLimiter.stateKey(subject));
+    long ttl = jedis.pttl(RedisKeys.stateKey(subject));
     assertThat(ttl).isCloseTo(901_000L, within(1_000L));
   }
 
@@ -79,7 +81,7 @@ class RedisScriptTest {
     Reservation reservation = limiter.reserve(subject, limits, 1000).reservation().orElseThrow();
     limiter.settle(reservation, 800);
 
-    Long bytes = jedis.memoryUsage(RedisRateLimiter.stateKey(subject));
+    Long bytes = jedis.memoryUsage(RedisKeys.stateKey(subject));
 
     assertThat(jedis.keys("*")).hasSize(1); // the settled record is gone
     assertThat(bytes).isLessThanOrEqualTo(256L);
@@ -104,7 +106,7 @@ class RedisScriptTest {
     Reservation reservation = limiter.reserve(subject, Limits.of(Limit.tokens(1000, Duration.ofDays(1))),
         100).reservation().orElseThrow();
 
-    long ttl = jedis.pttl(RedisRateLimiter.recordKey(subject, reservation.id()));
+    long ttl = jedis.pttl(RedisKeys.recordKey(subject, reservation.id()));
 
     assertThat(ttl).isCloseTo(30_000L, within(1_000L));
   }

@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -18,8 +19,8 @@ class RedisStandaloneRateLimiterTest extends RateLimiterContract {
   @BeforeAll
   static void start() {
     server = RedisServer.start();
-    limiter = RedisRateLimiter.owning(
-        RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 32), Duration.ofMinutes(10));
+    limiter = RedisLimiters.owning(RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(32).build(), Duration.ofMinutes(10));
   }
 
   @AfterAll

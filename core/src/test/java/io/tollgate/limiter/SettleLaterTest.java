@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@link RateLimiter#settleLater} on a real Redis, through {@link ResilientRateLimiter} as a
@@ -41,20 +41,20 @@ class SettleLaterTest {
   }
 
   private ResilientRateLimiter limiter(Duration drainOnClose) {
-    RedisRateLimiter shared = RedisRateLimiter.owning(
-        RedisClients.standalone(server.uri(), Duration.ofMillis(100), 8), Duration.ofMinutes(10));
-    ResilientRateLimiter limiter = ResilientRateLimiter.builder(shared)
+    RedisRateLimiter shared = RedisLimiters.owning(RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofMillis(100)).poolSize(8).build(), Duration.ofMinutes(10));
+    ResilientRateLimiter limiter = new ResilientRateLimiter(shared, ResilienceConfig.custom()
         .probeAfter(Duration.ofMillis(1))
         .drainOnClose(drainOnClose)
-        .build();
+        .build());
     closeables.add(limiter);
     return limiter;
   }
 
   /** What a subject has left, read by a limiter of its own, which costs the subject 1 token. */
   private long remainingTokens(Subject subject) {
-    try (RedisRateLimiter reader = RedisRateLimiter.owning(
-        RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 1), Duration.ofMinutes(10))) {
+    try (RedisRateLimiter reader = RedisLimiters.owning(RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(1).build(), Duration.ofMinutes(10))) {
       return reader.reserve(subject, LIMITS, 0, 1).remainingTokens();
     }
   }
@@ -158,15 +158,16 @@ class SettleLaterTest {
 
   @Test
   void aSettleTheQueueRefusesIsAppliedOnTheCallersThread() {
-    RedisRateLimiter limiter = RedisRateLimiter.owning(
-        RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 8), Duration.ofMinutes(10));
+    RedisRateLimiter limiter = RedisLimiters.owning(RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(8).build(), Duration.ofMinutes(10));
     closeables.add(limiter);
     Subject subject = Subject.of("tenant", "inline");
     Reservation reservation = limiter.reserve(subject, LIMITS, 100).reservation().orElseThrow();
-    UnifiedJedis client = RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 8);
+    RedisConnection client = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(8).build();
     closeables.add(client);
     ResilientRateLimiter closed =
-        ResilientRateLimiter.builder(RedisRateLimiter.using(client)).build();
+        new ResilientRateLimiter(RedisLimiters.using(client), ResilienceConfig.ofDefaults());
     closed.close(); // its queue refuses from now on; the client it was given stays open
 
     closed.settleLater(reservation, 10);

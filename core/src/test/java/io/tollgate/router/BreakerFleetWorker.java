@@ -1,13 +1,12 @@
 package io.tollgate.router;
 
 import io.tollgate.config.BreakerConfig;
-import io.tollgate.limiter.RedisClients;
+import io.tollgate.redis.RedisConnection;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Another instance of the fleet in its own JVM, for {@link ForkedJvmBreakerTest}: one provider's
@@ -25,7 +24,8 @@ public final class BreakerFleetWorker {
     Duration openFor = Duration.ofMillis(Long.parseLong(args[2]));
     BreakerConfig config = BreakerConfig.builder()
         .openFor(openFor).maxOpenFor(openFor.multipliedBy(4)).build();
-    try (UnifiedJedis client = RedisClients.standalone(redis, Duration.ofMillis(500), 4);
+    try (RedisConnection client = RedisConnection.standalone(redis)
+        .timeout(Duration.ofMillis(500)).poolSize(4).build();
         ProviderBreakers breakers = ProviderBreakers.builder(config).redis(client).build()) {
       ProviderBreaker breaker = breakers.breaker(provider);
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

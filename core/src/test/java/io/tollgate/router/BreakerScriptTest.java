@@ -3,7 +3,7 @@ package io.tollgate.router;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.BreakerConfig;
-import io.tollgate.limiter.RedisClients;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.router.internal.BreakerSettings;
 import io.tollgate.router.internal.RedisBreakerStore;
 import io.tollgate.router.internal.SharedState;
@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@code lua/breaker.lua} against a real Redis, through two stores as two instances of a fleet
@@ -28,18 +27,19 @@ class BreakerScriptTest {
   private static final Duration MAX_OPEN_FOR = Duration.ofMinutes(5);
 
   private static RedisServer server;
-  private static UnifiedJedis client;
+  private static RedisConnection client;
   private static RedisBreakerStore one;
   private static RedisBreakerStore other;
 
   @BeforeAll
   static void start() {
     server = RedisServer.start();
-    client = RedisClients.standalone(server.uri(), Duration.ofSeconds(2), 4);
+    client = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(4).build();
     BreakerSettings settings = new BreakerSettings(BreakerConfig.ofDefaults(), Clock.systemUTC(),
         new Random(), Duration.ZERO, Duration.ofMillis(250), LOCK_TTL, Duration.ofMinutes(2));
-    one = new RedisBreakerStore(() -> client, settings);
-    other = new RedisBreakerStore(() -> client, settings);
+    one = new RedisBreakerStore(client, settings);
+    other = new RedisBreakerStore(client, settings);
   }
 
   @AfterAll

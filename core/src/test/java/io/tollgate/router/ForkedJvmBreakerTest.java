@@ -3,7 +3,7 @@ package io.tollgate.router;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.BreakerConfig;
-import io.tollgate.limiter.RedisClients;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The fleet for real: this JVM and a second one ({@link BreakerFleetWorker}, forked with this
@@ -29,7 +28,7 @@ class ForkedJvmBreakerTest {
   private static final String PROVIDER = "forked";
 
   private RedisServer server;
-  private UnifiedJedis client;
+  private RedisConnection client;
   private ProviderBreakers breakers;
   private Process worker;
   private PrintWriter toWorker;
@@ -38,7 +37,8 @@ class ForkedJvmBreakerTest {
   @BeforeEach
   void start() throws IOException {
     server = RedisServer.start();
-    client = RedisClients.standalone(server.uri(), Duration.ofMillis(500), 4);
+    client = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofMillis(500)).poolSize(4).build();
     breakers = ProviderBreakers.builder(BreakerConfig.builder()
             .openFor(OPEN_FOR).maxOpenFor(OPEN_FOR.multipliedBy(4)).build())
         .redis(client).build();

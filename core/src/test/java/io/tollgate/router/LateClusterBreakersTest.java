@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.BreakerConfig;
 import io.tollgate.config.RedisConfig;
-import io.tollgate.config.RedisConnection;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisCluster;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,7 +27,7 @@ class LateClusterBreakersTest {
       cluster.node(seed).stop();
       try (RedisConnection late = connection(List.of(seed));
           RedisConnection everySeed = connection(cluster.nodes())) {
-        assertThat(late.clientIfReachable()).isEmpty();
+        assertThat(late.ping()).isFalse();
         ProviderBreakers lateBreakers =
             ProviderBreakers.create(BreakerConfig.ofDefaults(), Optional.of(late), Clock.systemUTC());
         ProviderBreakers other = ProviderBreakers.create(BreakerConfig.ofDefaults(),
@@ -51,9 +51,10 @@ class LateClusterBreakersTest {
   }
 
   private static RedisConnection connection(List<HostAndPort> seeds) {
-    return RedisConnection.of(RedisConfig.builder()
+    return RedisConfig.builder()
         .cluster(seeds.stream().map(HostAndPort::toString).toList())
         .timeout(Duration.ofMillis(200))
-        .build());
+        .build()
+        .newConnection();
   }
 }

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.BreakerConfig;
 import io.tollgate.config.RedisConfig;
-import io.tollgate.config.RedisConnection;
-import io.tollgate.limiter.RedisClients;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +14,6 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Redis stopped under two instances: each keeps its breakers on its own, with no exception and no
@@ -43,7 +41,8 @@ class RedisOutageTest {
   }
 
   private ProviderBreakers instance() {
-    UnifiedJedis client = RedisClients.standalone(server.uri(), Duration.ofMillis(100), 4);
+    RedisConnection client = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofMillis(100)).poolSize(4).build();
     ProviderBreakers breakers =
         ProviderBreakers.builder(BreakerConfig.ofDefaults()).clock(clock).redis(client).build();
     closeables.add(0, client);
@@ -98,8 +97,8 @@ class RedisOutageTest {
   @Test
   void breakersMadeWhileRedisIsDownShareFromTheMomentItAnswers() {
     server.stop();
-    RedisConnection connection = RedisConnection.of(RedisConfig.builder()
-        .url(server.uri()).timeout(Duration.ofMillis(100)).build());
+    RedisConnection connection = RedisConfig.builder()
+        .url(server.uri()).timeout(Duration.ofMillis(100)).build().newConnection();
     ProviderBreakers late =
         ProviderBreakers.create(BreakerConfig.ofDefaults(), Optional.of(connection), clock);
     closeables.add(0, connection);

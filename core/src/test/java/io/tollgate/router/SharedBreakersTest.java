@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.tollgate.config.BreakerConfig;
-import io.tollgate.limiter.RedisClients;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Two instances of a fleet in one JVM (two {@link ProviderBreakers}, each with its own client and
@@ -53,7 +52,8 @@ class SharedBreakersTest {
   }
 
   private ProviderBreakers instance(BreakerConfig config) {
-    UnifiedJedis client = RedisClients.standalone(server.uri(), Duration.ofMillis(500), 4);
+    RedisConnection client = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofMillis(500)).poolSize(4).build();
     ProviderBreakers breakers = ProviderBreakers.builder(config).redis(client).build();
     closeables.add(0, client); // closed after the breakers
     closeables.add(0, breakers);

@@ -2,8 +2,8 @@ package io.tollgate.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.limiter.internal.RedisKeys;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -62,7 +62,7 @@ class DemoIT {
       assertThat(result.agentLines()).anySatisfy(line -> assertThat(line).contains("limiter redis"));
       assertAddsUp(result.summary().orElseThrow());
       try (Jedis jedis = redis.jedis()) {
-        assertThat(jedis.exists(RedisRateLimiter.stateKey(Subject.of("provider", DemoConfig.PRIMARY))))
+        assertThat(jedis.exists(RedisKeys.stateKey(Subject.of("provider", DemoConfig.PRIMARY))))
             .as("the primary's limiter state lives in Redis").isTrue();
       }
     }

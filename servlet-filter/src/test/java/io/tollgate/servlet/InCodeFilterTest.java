@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
-import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.MicroClock;
@@ -79,7 +78,7 @@ class InCodeFilterTest {
 
   @Test
   void aFilterMadeInCodeChargesTheLimiterItIsGivenAndLeavesItOpen() throws Exception {
-    RateLimiter limiter = InMemoryRateLimiter.create(MicroClock.system(), Duration.ofMinutes(10));
+    RateLimiter limiter = RateLimiter.inMemory(MicroClock.system(), Duration.ofMinutes(10));
     try (App app = new App(new TollgateFilter(IN_MEMORY, limiter))) {
       assertThat(app.chat("acme").statusCode()).isEqualTo(200);
       assertThat(app.chat("acme").statusCode()).isEqualTo(200);

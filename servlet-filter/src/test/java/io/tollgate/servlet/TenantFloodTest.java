@@ -4,14 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
-import io.tollgate.limiter.InMemoryRateLimiter;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.ForwardingRateLimiter;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.Subject;
 import io.tollgate.telemetry.Telemetry;
 import io.tollgate.testkit.redis.RedisServer;
 import jakarta.servlet.FilterChain;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -93,7 +99,7 @@ class TenantFloodTest {
 
   @Test
   void inMemoryTheTableStaysAtTheCapAndTheOverflowRefusesOnceSpent() throws Exception {
-    InMemoryRateLimiter limiter = InMemoryRateLimiter.create();
+    SubjectsSeen limiter = new SubjectsSeen(RateLimiter.inMemory());
     TollgateFilter filter = started(TollgateFilter.builder(config("", "")).limiter(limiter)
         .telemetry(Telemetry.noop()).build());
 
@@ -130,7 +136,7 @@ class TenantFloodTest {
 
   @Test
   void withKnownOnlyNoRotatedIdIsAdmittedNorTracked() throws Exception {
-    InMemoryRateLimiter limiter = InMemoryRateLimiter.create();
+    SubjectsSeen limiter = new SubjectsSeen(RateLimiter.inMemory());
     TollgateFilter filter = started(TollgateFilter.builder(
             config("", "known-only: true\noverrides:\n  premium: { requests-per-hour: 5 }\n"))
         .limiter(limiter).telemetry(Telemetry.noop()).build());
@@ -142,5 +148,24 @@ class TenantFloodTest {
     assertThat(filter.trackedTenants()).isZero();
     assertThat(limiter.size()).isZero();
     filter.destroy();
+  }
+
+  /** The subjects that reached the in-memory limiter: each is a cell of its table. */
+  private static final class SubjectsSeen extends ForwardingRateLimiter {
+    private final Set<Subject> seen = ConcurrentHashMap.newKeySet();
+
+    SubjectsSeen(RateLimiter delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+      seen.add(subject);
+      return super.reserve(subject, limits, requests, tokens);
+    }
+
+    int size() {
+      return seen.size();
+    }
   }
 }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.RedisClients;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.sdkit.ForkedSdkApp.Run;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
@@ -23,7 +23,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What must hold for an app on an SDK or framework under the agent, whatever the SDK: its calls
@@ -197,8 +196,9 @@ abstract class SdkAgentContract {
   private Decision peek(Path config) {
     TollgateConfig parsed = TollgateConfigLoader.builder()
         .environment(Map.of("BACKUP_KEY", "x")).build().load(config);
-    try (UnifiedJedis jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
-      return RedisRateLimiter.using(jedis).reserve(Subject.of("provider", "primary"),
+    try (RedisConnection connection = RedisConnection.standalone(redis.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(1).build()) {
+      return RateLimiter.redis(connection).reserve(Subject.of("provider", "primary"),
           parsed.provider("primary").orElseThrow().limits().toLimits(), 0, 1);
     }
   }

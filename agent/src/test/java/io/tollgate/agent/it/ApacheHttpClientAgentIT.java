@@ -11,11 +11,11 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisClients;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.ProviderApi;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.Jedis;
 
 /**
  * An unmodified Apache HttpClient app under {@code -javaagent:tollgate-agent.jar}, once per client
@@ -463,14 +463,15 @@ class ApacheHttpClientAgentIT {
     TollgateConfig parsed = TollgateConfigLoader.builder()
         .environment(Map.of("BACKUP_KEY", "x")).build().load(config);
     Limits limits = parsed.provider(provider).orElseThrow().limits().toLimits();
-    try (UnifiedJedis jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
-      return RedisRateLimiter.using(jedis).reserve(Subject.of("provider", provider), limits, 0, 1);
+    try (RedisConnection jedis = RedisConnection.standalone(redis.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(1).build()) {
+      return RateLimiter.redis(jedis).reserve(Subject.of("provider", provider), limits, 0, 1);
     }
   }
 
   /** Reservation records still in Redis: each is a call neither settled nor released. */
   private static java.util.Set<String> openReservations() {
-    try (UnifiedJedis jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
+    try (Jedis jedis = redis.jedis()) {
       return jedis.keys("tg:*:r:*");
     }
   }

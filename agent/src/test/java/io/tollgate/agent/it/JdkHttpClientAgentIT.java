@@ -12,9 +12,9 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisClients;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
@@ -36,7 +36,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * An unmodified app on the JDK's {@code java.net.http.HttpClient} ({@code JdkHttpClientApp}) under
@@ -342,8 +341,9 @@ class JdkHttpClientAgentIT {
     TollgateConfig parsed = TollgateConfigLoader.builder()
         .environment(Map.of("BACKUP_KEY", "x")).build().load(config);
     Limits limits = parsed.provider(provider).orElseThrow().limits().toLimits();
-    try (UnifiedJedis jedis = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
-      return RedisRateLimiter.using(jedis).reserve(Subject.of("provider", provider), limits, 0, 1);
+    try (RedisConnection connection = RedisConnection.standalone(redis.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(1).build()) {
+      return RateLimiter.redis(connection).reserve(Subject.of("provider", provider), limits, 0, 1);
     }
   }
 

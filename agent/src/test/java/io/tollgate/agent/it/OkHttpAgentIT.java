@@ -10,8 +10,9 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
@@ -32,7 +33,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * An unmodified OkHttp app under {@code -javaagent:tollgate-agent.jar}, once per OkHttp line
@@ -335,8 +335,9 @@ class OkHttpAgentIT {
 
   /** An account in Redis, read by charging one token. */
   private static Decision peek(Path config, Subject subject, Limits limits) {
-    try (UnifiedJedis jedis = io.tollgate.limiter.RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1)) {
-      return RedisRateLimiter.using(jedis).reserve(subject, limits, 0, 1);
+    try (RedisConnection connection = RedisConnection.standalone(redis.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(1).build()) {
+      return RateLimiter.redis(connection).reserve(subject, limits, 0, 1);
     }
   }
 

@@ -7,12 +7,15 @@ import io.tollgate.agent.it.ForkedApp.Run;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.limiter.internal.RedisKeys;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.redis.RedisCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AutoClose;
@@ -20,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The agent on a Redis Cluster (the testkit's 3 masters and 3 replicas): the cluster client it
@@ -70,7 +72,7 @@ class RedisClusterAgentIT {
 
     // The account lives on the master that owns its hash tag's slot, nowhere else.
     Subject subject = Subject.of("provider", "primary");
-    String stateKey = RedisRateLimiter.stateKey(subject);
+    String stateKey = RedisKeys.stateKey(subject);
     HostAndPort owner = cluster.masterForKey(stateKey);
     for (HostAndPort master : cluster.masters()) {
       try (Jedis node = cluster.node(master).jedis()) {
@@ -83,8 +85,9 @@ class RedisClusterAgentIT {
     // each, as the mock reported) charged instead of their estimates (300+ each).
     Limits limits = TollgateConfigLoader.builder().build().load(config)
         .provider("primary").orElseThrow().limits().toLimits();
-    try (UnifiedJedis client = cluster.client()) {
-      Decision account = RedisRateLimiter.using(client).reserve(subject, limits, 0, 1);
+    try (RedisConnection client = RedisConnection.cluster(cluster.seedAddresses())
+        .timeout(Duration.ofSeconds(2)).build()) {
+      Decision account = RateLimiter.redis(client).reserve(subject, limits, 0, 1);
       assertThat(account.remainingRequests()).isZero();
       long tokensCharged = TOKENS_PER_DAY - account.remainingTokens() - 1;
       // a day's bucket refills about 1.2 tokens a second while the apps run

@@ -6,9 +6,9 @@ import io.tollgate.bench.agent.app.ReserveBeforeCallApp;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisClients;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What the agent adds to an OkHttp app: per call (the same calls to the same loopback server,
@@ -212,8 +211,9 @@ public final class AgentBench {
     Limits limits = Limits.of(Limit.requests(Setup.REQUESTS_PER_MINUTE, Duration.ofMinutes(1)),
         Limit.tokens(Setup.TOKENS_PER_MINUTE, Duration.ofMinutes(1)));
     Subject provider = Subject.of("provider", "openai");
-    try (UnifiedJedis client = RedisClients.standalone(redis.uri(), Duration.ofSeconds(2), 1);
-        RedisRateLimiter limiter = RedisRateLimiter.using(client)) {
+    try (RedisConnection client = RedisConnection.standalone(redis.uri())
+        .timeout(Duration.ofSeconds(2)).poolSize(1).build();
+        RateLimiter limiter = RateLimiter.redis(client)) {
       long[] nanos = new long[25_000];
       for (int i = 0; i < nanos.length; i++) {
         long start = System.nanoTime();

@@ -4,10 +4,10 @@ import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.LeasePolicy;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import java.time.Duration;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One hot subject, every thread on it: Tollgate's reserve with and without local leases
@@ -25,24 +25,24 @@ final class HotSubjectScenario implements Scenario {
       Limit.requests(600_000_000L, Duration.ofMinutes(1)),
       Limit.tokens(600_000_000_000L, Duration.ofMinutes(1)));
 
-  private final RedisRateLimiter limiter;
+  private final RateLimiter limiter;
   private final Limits limits;
   private final String name;
   private final boolean settle;
   private final Subject subject = Subject.of("tenant", "hot");
 
-  private HotSubjectScenario(UnifiedJedis redis, boolean leases, boolean settle) {
-    this.limiter = RedisRateLimiter.using(redis);
+  private HotSubjectScenario(RedisConnection redis, boolean leases, boolean settle) {
+    this.limiter = RateLimiter.redis(redis);
     this.limits = leases ? LIMITS.withLeases(LeasePolicy.auto(TTL)) : LIMITS;
     this.settle = settle;
     this.name = (leases ? ON : OFF) + (settle ? ", reserve + settle" : "");
   }
 
-  static HotSubjectScenario reserve(UnifiedJedis redis, boolean leases) {
+  static HotSubjectScenario reserve(RedisConnection redis, boolean leases) {
     return new HotSubjectScenario(redis, leases, false);
   }
 
-  static HotSubjectScenario reserveAndSettle(UnifiedJedis redis, boolean leases) {
+  static HotSubjectScenario reserveAndSettle(RedisConnection redis, boolean leases) {
     return new HotSubjectScenario(redis, leases, true);
   }
 

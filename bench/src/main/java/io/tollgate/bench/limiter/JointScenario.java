@@ -4,17 +4,18 @@ import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.limiter.internal.Outcomes;
+import io.tollgate.redis.RedisConnection;
 import java.time.Duration;
 import java.util.List;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * A call charged to a tenant and to a provider account, as the gate charges one when tenants are
- * configured: {@link RedisRateLimiter#reserveAll} on a standalone Redis (both reserves in one
- * pipeline), side by side with the two reserves made in turn, as every backend made them before.
+ * configured: {@link RateLimiter#reserveAll} of {@link RateLimiter#redis(RedisConnection)} on a
+ * standalone Redis (both reserves in one pipeline), side by side with the two reserves made in
+ * turn, as every backend made them before.
  * The tenants are the workload's 10,000; the providers four accounts with limits far out of
  * reach, so that every call is admitted and both ways do the same work in Redis.
  */
@@ -27,14 +28,14 @@ final class JointScenario implements Scenario {
       Limit.requests(600_000_000L, Duration.ofMinutes(1)),
       Limit.tokens(600_000_000_000L, Duration.ofMinutes(1)));
 
-  private final RedisRateLimiter limiter;
+  private final RateLimiter limiter;
   private final boolean pipelined;
   private final Limits tenantLimits = Workload.limits();
   private final Subject[] tenants = new Subject[Workload.SUBJECTS];
   private final Subject[] providers = new Subject[4];
 
-  private JointScenario(UnifiedJedis redis, boolean pipelined) {
-    this.limiter = RedisRateLimiter.using(redis);
+  private JointScenario(RedisConnection redis, boolean pipelined) {
+    this.limiter = RateLimiter.redis(redis);
     this.pipelined = pipelined;
     for (int i = 0; i < tenants.length; i++) {
       tenants[i] = Workload.subject(i);
@@ -44,11 +45,11 @@ final class JointScenario implements Scenario {
     }
   }
 
-  static JointScenario pipelined(UnifiedJedis redis) {
+  static JointScenario pipelined(RedisConnection redis) {
     return new JointScenario(redis, true);
   }
 
-  static JointScenario inTurn(UnifiedJedis redis) {
+  static JointScenario inTurn(RedisConnection redis) {
     return new JointScenario(redis, false);
   }
 

@@ -1,12 +1,16 @@
 package io.tollgate.bench.limiter;
 
-import io.tollgate.limiter.RedisClients;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -33,16 +37,18 @@ public final class LimiterBench {
   public static void main(String[] args) throws Exception {
     BenchOptions options = BenchOptions.parse(args);
     long start = System.nanoTime();
-    // One pooled connection per thread at the highest concurrency, as redis-benchmark's -c has.
+    // One pooled connection per thread at the highest concurrency, as redis-benchmark's -c has:
+    // Tollgate's own connection, and a Jedis client alike for the other contenders.
     try (RedisServer server = RedisServer.start();
-        UnifiedJedis redis = RedisClients.standalone(server.uri(), CLIENT_TIMEOUT,
-            options.maxThreads())) {
+        RedisConnection tollgate = RedisConnection.standalone(server.uri())
+            .timeout(CLIENT_TIMEOUT).poolSize(options.maxThreads()).build();
+        UnifiedJedis redis = pooledJedis(server, CLIENT_TIMEOUT, options.maxThreads())) {
       Machine machine = Machine.describe(server);
       progress("redis-server %s on port %d; %s", machine.redis(), server.port(), machine.jdk());
-      List<MemoryPerSubject.Row> memory = MemoryPerSubject.measure(redis);
+      List<MemoryPerSubject.Row> memory = MemoryPerSubject.measure(tollgate, redis);
       server.flushAll();
 
-      List<Contender> contenders = contenders(server, redis, options);
+      List<Contender> contenders = contenders(server, tollgate, redis, options);
       try {
         Results results = measure(contenders, options);
         System.out.println(Report.render(machine, options, results, memory,
@@ -55,17 +61,17 @@ public final class LimiterBench {
   }
 
   /** Every contender, its state set up (the sorted-set logs take a while to fill). */
-  private static List<Contender> contenders(RedisServer server, UnifiedJedis redis,
-      BenchOptions options) {
+  private static List<Contender> contenders(RedisServer server, RedisConnection tollgate,
+      UnifiedJedis redis, BenchOptions options) {
     List<Contender> contenders = new ArrayList<>();
     if (options.runs("tollgate")) {
-      contenders.add(ClosedLoop.driving(TollgateScenario.reserve(redis), server));
-      contenders.add(ClosedLoop.driving(TollgateScenario.reserveAndSettle(redis), server));
+      contenders.add(ClosedLoop.driving(TollgateScenario.reserve(tollgate), server));
+      contenders.add(ClosedLoop.driving(TollgateScenario.reserveAndSettle(tollgate), server));
       contenders.add(ClosedLoop.driving(new UnpooledTollgateScenario(server), server));
     }
     if (options.runs("joint")) {
-      contenders.add(ClosedLoop.driving(JointScenario.pipelined(redis), server));
-      contenders.add(ClosedLoop.driving(JointScenario.inTurn(redis), server));
+      contenders.add(ClosedLoop.driving(JointScenario.pipelined(tollgate), server));
+      contenders.add(ClosedLoop.driving(JointScenario.inTurn(tollgate), server));
     }
     if (options.runs("ceiling")) {
       contenders.add(new RedisBenchmarkCeiling(server));
@@ -78,8 +84,8 @@ public final class LimiterBench {
       for (boolean settle : new boolean[] {false, true}) {
         for (boolean leases : new boolean[] {false, true}) {
           contenders.add(ClosedLoop.driving(settle
-              ? HotSubjectScenario.reserveAndSettle(redis, leases)
-              : HotSubjectScenario.reserve(redis, leases), server));
+              ? HotSubjectScenario.reserveAndSettle(tollgate, leases)
+              : HotSubjectScenario.reserve(tollgate, leases), server));
         }
       }
     }
@@ -90,6 +96,27 @@ public final class LimiterBench {
       }
     }
     return contenders;
+  }
+
+  /**
+   * A Jedis client over a pool configured as Tollgate's is (docs/limiter.md), for the contenders
+   * that are not Tollgate: a wait for a free connection no longer than for Redis itself.
+   */
+  private static UnifiedJedis pooledJedis(RedisServer server, Duration timeout, int poolSize) {
+    int millis = (int) timeout.toMillis();
+    GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+    pool.setMaxTotal(poolSize);
+    pool.setMaxIdle(poolSize);
+    pool.setMinIdle(0);
+    pool.setBlockWhenExhausted(true);
+    pool.setMaxWait(timeout);
+    pool.setJmxEnabled(false);
+    return RedisClient.builder()
+        .hostAndPort(server.hostAndPort())
+        .clientConfig(DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).build())
+        .poolConfig(pool)
+        .build();
   }
 
   /**

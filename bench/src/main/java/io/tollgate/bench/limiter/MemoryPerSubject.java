@@ -3,8 +3,10 @@ package io.tollgate.bench.limiter;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.limiter.internal.RedisKeys;
+import io.tollgate.redis.RedisConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,9 +25,9 @@ final class MemoryPerSubject {
 
   private MemoryPerSubject() {}
 
-  static List<Row> measure(UnifiedJedis redis) {
+  static List<Row> measure(RedisConnection tollgate, UnifiedJedis redis) {
     List<Row> rows = new ArrayList<>();
-    tollgate(redis, rows);
+    tollgate(tollgate, redis, rows);
     for (int entries : new int[] {100, 1_000, 10_000}) {
       String requests = "log:{tenant:mem-" + entries + "}:r";
       String tokens = "log:{tenant:mem-" + entries + "}:t";
@@ -38,11 +40,11 @@ final class MemoryPerSubject {
     return rows;
   }
 
-  private static void tollgate(UnifiedJedis redis, List<Row> rows) {
+  private static void tollgate(RedisConnection tollgate, UnifiedJedis redis, List<Row> rows) {
     Subject subject = Subject.of("tenant", "memory-probe");
-    Decision decision = RedisRateLimiter.using(redis)
+    Decision decision = RateLimiter.redis(tollgate)
         .reserve(subject, Workload.limits(), 1, Workload.ESTIMATE);
-    String state = RedisRateLimiter.stateKey(subject);
+    String state = RedisKeys.stateKey(subject);
     rows.add(new Row(TOLLGATE_STATE, bytes(redis, state),
         "one hash: " + redis.hlen(state) + " fields, " + redis.objectEncoding(state)
             + " encoding"));

@@ -3,7 +3,7 @@ package io.tollgate.bench.limiter;
 import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limit;
-import io.tollgate.limiter.internal.LuaScript;
+import io.tollgate.redis.LuaScript;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,27 +1,25 @@
 package io.tollgate.bench.limiter;
 
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
- * A diagnostic, not a way to deploy: {@link TollgateScenario}'s reserve with one dedicated
- * connection per thread instead of {@code RedisClients}' shared pool, as redis-benchmark has. The
- * gap between the two rows is what borrowing from and returning to the pool costs under
- * contention.
+ * A diagnostic, not a way to deploy: {@link TollgateScenario}'s reserve with a connection of its
+ * own per thread (a pool of one) instead of one pool shared by every thread, as redis-benchmark
+ * has. The gap between the two rows is what contending for the shared pool costs.
  */
 final class UnpooledTollgateScenario implements Scenario {
 
   private final RedisServer server;
   private final Limits limits = Workload.limits();
   private final Subject[] subjects = new Subject[Workload.SUBJECTS];
-  private final List<UnifiedJedis> clients = new ArrayList<>();
+  private final List<RedisConnection> connections = new ArrayList<>();
 
   UnpooledTollgateScenario(RedisServer server) {
     this.server = server;
@@ -37,12 +35,12 @@ final class UnpooledTollgateScenario implements Scenario {
 
   @Override
   public Call caller(int thread, int threads) {
-    UnifiedJedis client = new SingleConnectionClient(new Connection(server.hostAndPort(),
-        DefaultJedisClientConfig.builder().socketTimeoutMillis(1_000).build()));
-    synchronized (clients) {
-      clients.add(client);
+    RedisConnection connection = RedisConnection.standalone(server.uri())
+        .timeout(Duration.ofSeconds(1)).poolSize(1).build();
+    synchronized (connections) {
+      connections.add(connection);
     }
-    RedisRateLimiter limiter = RedisRateLimiter.using(client);
+    RateLimiter limiter = RateLimiter.redis(connection);
     Workload.Cursor cursor = new Workload.Cursor(subjects.length, thread, threads);
     return () -> limiter.reserve(subjects[cursor.next()], limits, 1, Workload.ESTIMATE).allowed();
   }
@@ -55,16 +53,9 @@ final class UnpooledTollgateScenario implements Scenario {
 
   @Override
   public void close() {
-    synchronized (clients) {
-      clients.forEach(UnifiedJedis::close);
-      clients.clear();
-    }
-  }
-
-  /** Jedis keeps its one-connection constructor for subclasses. */
-  private static final class SingleConnectionClient extends UnifiedJedis {
-    SingleConnectionClient(Connection connection) {
-      super(connection);
+    synchronized (connections) {
+      connections.forEach(RedisConnection::close);
+      connections.clear();
     }
   }
 }

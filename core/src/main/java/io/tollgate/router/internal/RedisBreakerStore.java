@@ -1,21 +1,21 @@
 package io.tollgate.router.internal;
 
 import io.tollgate.limiter.Subject;
-import io.tollgate.limiter.internal.LuaScript;
+import io.tollgate.redis.LuaScript;
+import io.tollgate.redis.RedisScripts;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The fleet's breakers in Redis (standalone or Cluster): each operation is one run of
- * {@code lua/breaker.lua} on the provider's slot, on the server's clock. NOSCRIPT (after a
- * restart, failover or SCRIPT FLUSH) is answered by sending the script itself.
+ * {@code lua/breaker.lua} on the provider's slot, on the server's clock, through {@link
+ * RedisScripts}.
  *
  * <p>Keys: {@code tg:{breaker:<hash>}:state} (the episode) and {@code tg:{breaker:<hash>}:probe}
  * (the probe lock), where {@code <hash>} is the digest of the provider's name that
@@ -26,17 +26,14 @@ public final class RedisBreakerStore implements BreakerStore {
   private static final LuaScript SCRIPT = LuaScript.load("breaker");
   private static final String KEY_PREFIX = "tg:";
 
-  private final Supplier<UnifiedJedis> redis;
+  private final RedisScripts redis;
   private final String instanceId = UUID.randomUUID().toString();
   private final String lockTtlMillis;
   private final String keepMillis;
-  private final Map<String, List<String>> keys = new ConcurrentHashMap<>();
+  private final Map<String, List<byte[]>> keys = new ConcurrentHashMap<>();
 
-  /**
-   * Runs the script on the client {@code redis} gives at each operation; a supplier that throws
-   * counts as Redis unreachable.
-   */
-  public RedisBreakerStore(Supplier<UnifiedJedis> redis, BreakerSettings settings) {
+  /** Runs the script through {@code redis}; a run that throws counts as Redis unreachable. */
+  public RedisBreakerStore(RedisScripts redis, BreakerSettings settings) {
     this.redis = Objects.requireNonNull(redis, "redis");
     this.lockTtlMillis = Long.toString(settings.probeLockTtl().toMillis());
     // an episode nobody probes is forgotten max-open-for after its open time: by then no
@@ -81,20 +78,19 @@ public final class RedisBreakerStore implements BreakerStore {
   }
 
   private SharedState run(String provider, String op, String a5, String a6, String a7) {
-    List<String> providerKeys = keys.computeIfAbsent(provider,
-        name -> List.of(stateKey(name), probeKey(name)));
-    List<String> args = List.of(op, instanceId, lockTtlMillis, keepMillis, a5, a6, a7);
-    UnifiedJedis client = redis.get();
-    Object reply;
-    try {
-      reply = client.evalsha(SCRIPT.sha1(), providerKeys, args);
-    } catch (JedisNoScriptException e) {
-      // Routed by the same key, EVAL reaches the node that said NOSCRIPT and caches the script.
-      reply = client.eval(SCRIPT.source(), providerKeys, args);
+    List<byte[]> providerKeys = keys.computeIfAbsent(provider,
+        name -> List.of(bytes(stateKey(name)), bytes(probeKey(name))));
+    List<byte[]> args = new ArrayList<>(7);
+    for (String arg : List.of(op, instanceId, lockTtlMillis, keepMillis, a5, a6, a7)) {
+      args.add(bytes(arg));
     }
-    List<?> values = (List<?>) reply;
+    List<?> values = (List<?>) redis.eval(SCRIPT, providerKeys, args);
     SharedState.Prober prober = SharedState.Prober.values()[((Long) values.get(3)).intValue()];
     return new SharedState((Long) values.get(0), ((Long) values.get(1)).intValue(),
         (Long) values.get(2), prober);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -1,7 +1,7 @@
 package io.tollgate.spring.boot;
 
-import io.tollgate.config.RedisConnection;
 import io.tollgate.gate.Gate;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.spring.boot.actuate.TollgateEndpoint;
 import io.tollgate.spring.boot.actuate.TollgateHealth;
 import java.util.Optional;

@@ -2,10 +2,10 @@ package io.tollgate.spring.boot;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.tollgate.config.Limiters;
-import io.tollgate.config.RedisConnection;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.RateLimiter;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.router.ProviderBreakers;
 import io.tollgate.telemetry.MetricsRecorder;
 import io.tollgate.telemetry.Telemetry;
@@ -89,7 +89,7 @@ public class TollgateAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     RedisConnection tollgateRedisConnection(TollgateConfig config) {
-      RedisConnection connection = RedisConnection.of(config.redis().orElseThrow());
+      RedisConnection connection = config.redis().orElseThrow().newConnection();
       connection.connectInBackground();
       return connection;
     }

@@ -3,15 +3,14 @@ package io.tollgate.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.ConfigException;
-import io.tollgate.config.RedisConnection;
+import io.tollgate.limiter.LimiterHealth;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Gate;
-import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.MicroClock;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.router.FailureKind;
 import io.tollgate.router.ProviderBreaker;
@@ -66,7 +65,7 @@ class AutoConfigurationTest {
   void withoutRedisLimitsInMemory() {
     runner.run(context -> {
       assertThat(context).hasNotFailed();
-      assertThat(context.getBean(RateLimiter.class)).isInstanceOf(InMemoryRateLimiter.class);
+      assertThat(context.getBean(RateLimiter.class)).isNotInstanceOf(LimiterHealth.class);
       assertThat(context).doesNotHaveBean(RedisConnection.class);
       assertThat(context.getBean(TollgateConfig.class).redis()).isEmpty();
       assertThat(context.getBean(Gate.class).limiter()).isSameAs(context.getBean(RateLimiter.class));
@@ -79,7 +78,7 @@ class AutoConfigurationTest {
     runner.withPropertyValues("tollgate.redis.url=" + redis.uri()).run(context -> {
       assertThat(context).hasNotFailed();
       RateLimiter limiter = context.getBean(RateLimiter.class);
-      assertThat(limiter).isInstanceOf(ResilientRateLimiter.class);
+      assertThat(limiter).isInstanceOf(LimiterHealth.class);
       assertThat(context).hasSingleBean(RedisConnection.class);
 
       Subject subject = Subject.of("tenant", "acme");
@@ -104,7 +103,7 @@ class AutoConfigurationTest {
 
   @Test
   void appBeansReplaceTollgates() {
-    RateLimiter own = InMemoryRateLimiter.create(MicroClock.system(), Duration.ofMinutes(1));
+    RateLimiter own = RateLimiter.inMemory(MicroClock.system(), Duration.ofMinutes(1));
     runner.withBean("myLimiter", RateLimiter.class, () -> own).run(context -> {
       assertThat(context).hasNotFailed();
       assertThat(context.getBeansOfType(RateLimiter.class)).containsOnlyKeys("myLimiter");

@@ -3,7 +3,7 @@ package io.tollgate.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.Limiters;
-import io.tollgate.config.RedisConnection;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.ForwardingRateLimiter;

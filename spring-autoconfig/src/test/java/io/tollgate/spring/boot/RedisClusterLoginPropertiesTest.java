@@ -9,7 +9,6 @@ import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.ResilientRateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.spring.boot.actuate.TollgateHealth;
 import io.tollgate.testkit.redis.RedisCluster;
@@ -94,7 +93,7 @@ class RedisClusterLoginPropertiesTest {
   @Test
   void aWrongPasswordStartsTheAppDegradedWithAWarningThatNamesTheRefusal() {
     List<String> warnings = new CopyOnWriteArrayList<>();
-    Logger logger = Logger.getLogger(ResilientRateLimiter.class.getName());
+    Logger logger = Logger.getLogger("io.tollgate.limiter.ResilientRateLimiter");
     Handler recorder = new Handler() {
       @Override
       public void publish(LogRecord record) {

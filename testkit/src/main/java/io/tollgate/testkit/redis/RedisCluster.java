@@ -8,6 +8,7 @@ import io.tollgate.testkit.redis.internal.ClusterNodeLine.SlotRange;
 import io.tollgate.testkit.redis.internal.ClusterProbe;
 import io.tollgate.testkit.redis.internal.FreePorts;
 import io.tollgate.testkit.tls.TestCertificate;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Comparator;
@@ -90,6 +91,13 @@ public final class RedisCluster implements AutoCloseable {
     Set<HostAndPort> seeds = new LinkedHashSet<>();
     nodes.stream().filter(RedisServer::isRunning).forEach(node -> seeds.add(node.hostAndPort()));
     return seeds;
+  }
+
+  /** The running nodes as seeds for Tollgate's {@code RedisConnection.cluster}. */
+  public List<InetSocketAddress> seedAddresses() {
+    return seeds().stream()
+        .map(seed -> InetSocketAddress.createUnresolved(seed.getHost(), seed.getPort()))
+        .toList();
   }
 
   /**

@@ -13,7 +13,6 @@ import io.tollgate.gate.Gate;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.ForwardingRateLimiter;
-import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
@@ -392,7 +391,7 @@ class Async5ExecutionTest {
     final List<String> released = new CopyOnWriteArrayList<>();
 
     ThreadRecordingLimiter() {
-      super(InMemoryRateLimiter.create());
+      super(RateLimiter.inMemory());
     }
 
     @Override
@@ -410,7 +409,7 @@ class Async5ExecutionTest {
 
   /** A limiter whose every decision fails: a bug of ours, as far as the app is concerned. */
   private static final class BrokenLimiter implements RateLimiter {
-    private final RateLimiter unused = InMemoryRateLimiter.create();
+    private final RateLimiter unused = RateLimiter.inMemory();
 
     @Override
     public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {

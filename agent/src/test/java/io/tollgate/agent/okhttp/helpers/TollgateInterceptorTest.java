@@ -13,7 +13,6 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Gate;
 import io.tollgate.gate.Tenants;
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.InMemoryRateLimiter;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Reservation;
@@ -348,7 +347,7 @@ class TollgateInterceptorTest {
 
   /** A limiter whose every decision fails: a bug of ours, as far as the app is concerned. */
   private static final class BrokenLimiter implements RateLimiter {
-    private final RateLimiter unused = InMemoryRateLimiter.create();
+    private final RateLimiter unused = RateLimiter.inMemory();
 
     @Override
     public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {

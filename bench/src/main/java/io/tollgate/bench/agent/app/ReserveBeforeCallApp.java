@@ -3,9 +3,9 @@ package io.tollgate.bench.agent.app;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisClients;
-import io.tollgate.limiter.RedisRateLimiter;
+import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.redis.RedisConnection;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -17,7 +17,6 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What one reserve round trip adds to a call where the agent's calls run, without the agent: the
@@ -54,8 +53,9 @@ public final class ReserveBeforeCallApp {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long plainCpu = 0;
     long withReserveCpu = 0;
-    try (UnifiedJedis redis = RedisClients.standalone(URI.create(args[2]), Duration.ofSeconds(2), 1);
-        RedisRateLimiter limiter = RedisRateLimiter.using(redis)) {
+    try (RedisConnection redis = RedisConnection.standalone(URI.create(args[2]))
+        .timeout(Duration.ofSeconds(2)).poolSize(1).build();
+        RateLimiter limiter = RateLimiter.redis(redis)) {
       System.out.println("first-call " + call(client, request));
       System.out.println("cpu-ms 0");
       for (int i = 0; i < warmUp + measured; i++) {

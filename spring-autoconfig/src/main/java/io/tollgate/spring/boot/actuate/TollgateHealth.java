@@ -2,10 +2,10 @@ package io.tollgate.spring.boot.actuate;
 
 import io.tollgate.config.Mode;
 import io.tollgate.config.RedisConfig;
-import io.tollgate.config.RedisConnection;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.FailurePolicy;
-import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.limiter.LimiterHealth;
+import io.tollgate.redis.RedisConnection;
 import io.tollgate.router.BreakerState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,14 +59,14 @@ public final class TollgateHealth {
         reasons.add("Redis unreachable: its denials are not enforced in mode " + lowerCase(gate.config().mode())
             + " (on-failure: fail-closed)");
       }
-      if (reachable && gate.limiter() instanceof ResilientRateLimiter resilient && resilient.isDegraded()) {
+      if (reachable && gate.limiter() instanceof LimiterHealth health && health.isDegraded()) {
         reasons.add("Redis answers again: shared decisions resume at the limiter's next probe");
       }
     } else {
       details.put("limiter", "in-memory");
     }
-    if (gate.limiter() instanceof ResilientRateLimiter resilient) {
-      details.put("limiterDegraded", resilient.isDegraded());
+    if (gate.limiter() instanceof LimiterHealth health) {
+      details.put("limiterDegraded", health.isDegraded());
     }
     Map<String, String> breakers = new LinkedHashMap<>();
     List<String> open = new ArrayList<>();
@@ -94,10 +94,6 @@ public final class TollgateHealth {
   }
 
   private static boolean ping(RedisConnection connection) {
-    try {
-      return connection.clientIfReachable().map(client -> "PONG".equalsIgnoreCase(client.ping())).orElse(false);
-    } catch (RuntimeException e) {
-      return false;
-    }
+    return connection.ping();
   }
 }

@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.tollgate.limiter.ResilientRateLimiter;
+import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.telemetry.MetricsRecorder;
 import io.tollgate.telemetry.TelemetryNames;
 import java.util.List;
@@ -42,7 +42,7 @@ public final class MicrometerMetrics implements MetricsRecorder {
   private final Meter.MeterProvider<Counter> tokensUsed;
   private final Meter.MeterProvider<Counter> fallbacks;
   private final Meter.MeterProvider<Counter> breakerTransitions;
-  private final List<ResilientRateLimiter> limiters = new CopyOnWriteArrayList<>();
+  private final List<LimiterHealth> limiters = new CopyOnWriteArrayList<>();
 
   public MicrometerMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -109,10 +109,10 @@ public final class MicrometerMetrics implements MetricsRecorder {
    * same): degraded if any is, the time summed. Both read {@code limiters}, held as long as this is.
    */
   @Override
-  public AutoCloseable limiterDegraded(ResilientRateLimiter limiter) {
+  public AutoCloseable limiterDegraded(LimiterHealth limiter) {
     limiters.add(limiter);
     Gauge.builder(TelemetryNames.LIMITER_DEGRADED_METRIC, limiters,
-            all -> all.stream().anyMatch(ResilientRateLimiter::isDegraded) ? 1 : 0)
+            all -> all.stream().anyMatch(LimiterHealth::isDegraded) ? 1 : 0)
         .description("1 while the limiter decides without Redis, else 0")
         .register(registry);
     FunctionCounter.builder(TelemetryNames.LIMITER_DEGRADED_TIME_METRIC, limiters,
@@ -121,7 +121,7 @@ public final class MicrometerMetrics implements MetricsRecorder {
         .baseUnit("seconds")
         .register(registry);
     FunctionCounter.builder(TelemetryNames.REDIS_POOL_EXHAUSTED_METRIC, limiters,
-            all -> all.stream().mapToDouble(ResilientRateLimiter::poolExhaustions).sum())
+            all -> all.stream().mapToDouble(LimiterHealth::poolExhaustions).sum())
         .description("Calls that found every pooled Redis connection busy, decided by the failure policy")
         .register(registry);
     return () -> limiters.remove(limiter);

@@ -10,8 +10,8 @@ import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RedisRateLimiter;
 import io.tollgate.limiter.Subject;
+import io.tollgate.limiter.internal.RedisKeys;
 import io.tollgate.servlet.TollgateFilter;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
@@ -315,8 +315,8 @@ abstract class WarWithAgentContract {
   record Charged(long requests, long tokens) {}
 
   private static Charged charged(Jedis jedis, Subject subject, Limits limits) {
-    Map<String, String> state = jedis.hgetAll(RedisRateLimiter.stateKey(subject));
-    assertThat(state).as(RedisRateLimiter.stateKey(subject)).isNotEmpty();
+    Map<String, String> state = jedis.hgetAll(RedisKeys.stateKey(subject));
+    assertThat(state).as(RedisKeys.stateKey(subject)).isNotEmpty();
     long requests = -1;
     long tokens = -1;
     for (Limit limit : limits.all()) {
@@ -336,7 +336,7 @@ abstract class WarWithAgentContract {
   /** Until no reservation of the subject is left unsettled (the agent settles off the call's thread). */
   private static void awaitSettled(Jedis jedis, Subject subject) throws InterruptedException {
     // lua/limiter.lua's KEYS[2], beside the state: tg:{<scope>:<hash>}:r:<id>
-    String records = RedisRateLimiter.stateKey(subject).replaceFirst(":s$", ":r:*");
+    String records = RedisKeys.stateKey(subject).replaceFirst(":s$", ":r:*");
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     Set<String> open = jedis.keys(records);
     while (!open.isEmpty() && System.nanoTime() < deadline) {

@@ -1,4 +1,4 @@
-package io.tollgate.limiter;
+package io.tollgate.redis;
 
 import java.net.URI;
 import java.time.Duration;
@@ -24,14 +24,10 @@ import redis.clients.jedis.util.JedisURIHelper;
  * {@code RedisClient} and {@code RedisClusterClient} builders are not), because an app's own
  * dependency management, Spring Boot's in particular, picks the Jedis line (docs/limiter.md).
  */
-public final class RedisClients {
+final class RedisClients {
 
-  /** A constant, so the configuration names the default without loading this class and Jedis. */
-  public static final long DEFAULT_TIMEOUT_MILLIS = 100;
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(DEFAULT_TIMEOUT_MILLIS);
-  public static final int DEFAULT_POOL_SIZE = 32;
   /** Cluster redirections (MOVED, ASK, TRYAGAIN) followed before giving up on one call. */
-  public static final int CLUSTER_MAX_ATTEMPTS = 5;
+  static final int CLUSTER_MAX_ATTEMPTS = 5;
 
   private RedisClients() {}
 
@@ -39,7 +35,7 @@ public final class RedisClients {
    * {@code redis://[user:password@]host:port[/db]}, or {@code rediss://} for TLS, checking that
    * the certificate names the url's host.
    */
-  public static UnifiedJedis standalone(URI url, Duration timeout, int poolSize) {
+  static UnifiedJedis standalone(URI url, Duration timeout, int poolSize) {
     return standalone(url, timeout, poolSize, true);
   }
 
@@ -47,7 +43,7 @@ public final class RedisClients {
    * As {@link #standalone(URI, Duration, int)}; over TLS the certificate must name the url's host
    * when {@code verifyHost}, and may name any host otherwise (for testing only).
    */
-  public static UnifiedJedis standalone(URI url, Duration timeout, int poolSize, boolean verifyHost) {
+  static UnifiedJedis standalone(URI url, Duration timeout, int poolSize, boolean verifyHost) {
     if (!JedisURIHelper.isValid(url)) {
       throw new IllegalArgumentException("redis url must be redis://host:port or rediss://host:port,"
           + " was " + redacted(url));
@@ -68,7 +64,7 @@ public final class RedisClients {
    * TLS when {@code ssl}, trusting what the JVM's trust store trusts and checking that each node's
    * certificate names the host it is reached at.
    */
-  public static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
+  static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
       String user, String password, boolean ssl) {
     return cluster(seeds, timeout, poolSize, user, password, ssl, true);
   }
@@ -78,7 +74,7 @@ public final class RedisClients {
    * certificate must name its host when {@code verifyHost}, and may name any host otherwise (for
    * testing only).
    */
-  public static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
+  static UnifiedJedis cluster(Collection<HostAndPort> seeds, Duration timeout, int poolSize,
       String user, String password, boolean ssl, boolean verifyHost) {
     if (seeds.isEmpty()) {
       throw new IllegalArgumentException("redis cluster needs at least one node");

@@ -1,9 +1,10 @@
-package io.tollgate.config;
+package io.tollgate.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.testkit.redis.RedisServer;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -22,8 +23,7 @@ class RedisConnectionTest {
   @BeforeEach
   void start() {
     server = RedisServer.start();
-    connection = RedisConnection.of(RedisConfig.builder()
-        .url(server.uri()).timeout(Duration.ofMillis(200)).build());
+    connection = RedisConnection.standalone(server.uri()).timeout(Duration.ofMillis(200)).build();
   }
 
   @AfterEach
@@ -80,12 +80,52 @@ class RedisConnectionTest {
     assertThat(connection.awaitConnected(Duration.ofSeconds(10))).isTrue();
     assertThat(connection.client().ping()).isEqualTo("PONG");
 
-    RedisConnection nowhere = RedisConnection.of(RedisConfig.builder()
-        .cluster(List.of("127.0.0.1:1")).timeout(Duration.ofMillis(200)).build());
+    RedisConnection nowhere = RedisConnection
+        .cluster(List.of(InetSocketAddress.createUnresolved("127.0.0.1", 1)))
+        .timeout(Duration.ofMillis(200)).build();
     try (nowhere) {
       assertThat(nowhere.awaitConnected(Duration.ofSeconds(10))).isFalse(); // refused at once
     }
     assertThat(nowhere.awaitConnected(Duration.ofSeconds(1))).isFalse(); // closed
+  }
+
+  @Test
+  void pingSaysWhetherRedisAnswersNow() {
+    assertThat(connection.ping()).isTrue();
+
+    server.stop();
+    assertThat(connection.ping()).isFalse();
+
+    server.restart();
+    assertThat(connection.ping()).isTrue();
+  }
+
+  @Test
+  void aStandaloneRedisTakesItsLoginAndTlsFromItsUrl() {
+    RedisConnection.Builder standalone = RedisConnection.standalone(server.uri());
+
+    assertThatThrownBy(() -> standalone.login("tollgate", "secret"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis login of a standalone Redis is given by its url"
+            + " (rediss://user:password@host:port)");
+    assertThatThrownBy(() -> standalone.tls(true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("redis tls of a standalone Redis is given by its url");
+  }
+
+  @Test
+  void settingsAreCheckedWhenGiven() {
+    RedisConnection.Builder builder = RedisConnection.standalone(server.uri());
+
+    assertThatThrownBy(() -> builder.timeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis timeout must be > 0, was PT0S");
+    assertThatThrownBy(() -> builder.poolSize(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis pool size must be > 0, was 0");
+    assertThatThrownBy(() -> RedisConnection.cluster(List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis cluster needs at least one node");
   }
 
   /** Connections that named themselves as Tollgate's clients do. */

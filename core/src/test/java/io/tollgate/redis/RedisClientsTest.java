@@ -1,4 +1,4 @@
-package io.tollgate.limiter;
+package io.tollgate.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.tollgate.limiter.internal;
+package io.tollgate.redis;
 
 import java.util.NoSuchElementException;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
@@ -6,10 +6,14 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * One line on why a Redis call failed, for the log line that opens a degraded episode. A refused
- * login is named as such: it is a configuration to fix, not an outage to wait out. Jedis's and
- * Redis's own messages name hosts and ports, never a password ({@code WRONGPASS}, {@code NOAUTH}
- * quote no credentials).
+ * What a failure of Redis is, for the code above {@link RedisScripts}, which sees no type of the
+ * Redis client: whether an exception is one ({@link #isRedisFailure}), whether it is only the pool
+ * having no free connection ({@link #poolExhausted}), and one line on why it happened ({@link
+ * #describe}) for the log line that opens a degraded episode.
+ *
+ * <p>A refused login is named as such: it is a configuration to fix, not an outage to wait out.
+ * Jedis's and Redis's own messages name hosts and ports, never a password ({@code WRONGPASS},
+ * {@code NOAUTH} quote no credentials).
  */
 public final class RedisFailures {
 
@@ -35,13 +39,26 @@ public final class RedisFailures {
     return root == failure ? shown(failure) : shown(failure) + " (" + shown(root) + ")";
   }
 
+  /** True when {@code failure} is Redis failing (or unreachable), as opposed to a bug. */
+  public static boolean isRedisFailure(Throwable failure) {
+    return failure instanceof JedisException;
+  }
+
   /**
-   * A {@link JedisConnectionException}, typed as its superclass: code that throws it without
-   * Redis configured then makes the class verifier load no Jedis class beyond
-   * {@link JedisException} (the agent loads no Jedis client class without Redis).
+   * A failure to reach Redis, as the client throws it: {@link #isRedisFailure} says yes. Typed as
+   * a {@link RuntimeException}, so that code which throws it loads no class of the client
+   * library (the agent loads none without Redis).
    */
-  public static JedisException unreachable(String message, Throwable cause) {
+  public static RuntimeException unreachable(String message, Throwable cause) {
     return new JedisConnectionException(message, cause);
+  }
+
+  /**
+   * A Redis call that ended without an answer for another reason (a wait for a lease given up):
+   * {@link #isRedisFailure} says yes, so the failure policy decides it as it decides an outage.
+   */
+  public static RuntimeException failed(String message, Throwable cause) {
+    return new JedisException(message, cause);
   }
 
   /**

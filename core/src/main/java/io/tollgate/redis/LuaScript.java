@@ -1,4 +1,4 @@
-package io.tollgate.limiter.internal;
+package io.tollgate.redis;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,11 +26,16 @@ public final class LuaScript {
   private final String name;
   private final String source;
   private final String sha1;
+  // Sent as bytes: the client would encode the strings again on every call.
+  private final byte[] sourceBytes;
+  private final byte[] sha1Bytes;
 
   private LuaScript(String name, String source, String sha1) {
     this.name = name;
     this.source = source;
     this.sha1 = sha1;
+    this.sourceBytes = source.getBytes(StandardCharsets.UTF_8);
+    this.sha1Bytes = sha1.getBytes(StandardCharsets.US_ASCII);
   }
 
   /** Loads {@code lua/<name>.lua} and its SHA-1 as packaged in the core jar. */
@@ -89,5 +94,13 @@ public final class LuaScript {
 
   public String sha1() {
     return sha1;
+  }
+
+  byte[] sourceBytes() {
+    return sourceBytes;
+  }
+
+  byte[] sha1Bytes() {
+    return sha1Bytes;
   }
 }

@@ -1,4 +1,4 @@
-package io.tollgate.limiter.internal;
+package io.tollgate.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

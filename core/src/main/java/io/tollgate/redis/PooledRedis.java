@@ -1,4 +1,4 @@
-package io.tollgate.limiter;
+package io.tollgate.redis;
 
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
