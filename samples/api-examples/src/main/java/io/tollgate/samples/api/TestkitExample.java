@@ -23,6 +23,5 @@ class TestkitExample {
     primary.script().next(3, Fault.rateLimited(Duration.ofSeconds(2)));   // then normal answers
     // ... the code under test calls primary.baseUrl() ...
     String key = primary.takeRequest(Duration.ofSeconds(5)).header("authorization");   // what arrived
-    System.out.println(key);
   }
 }
