@@ -8,6 +8,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.internal.AdmissionFailure;
 import io.tollgate.gate.internal.Call;
 import io.tollgate.gate.internal.GateParts;
+import io.tollgate.gate.internal.InboundGate;
 import io.tollgate.gate.internal.ResponseView;
 import io.tollgate.gate.internal.Step;
 import io.opentelemetry.api.OpenTelemetry;
@@ -49,10 +50,12 @@ import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * The one entry point every front end calls. For a call to a configured provider it reserves on
- * every applicable limit, picks the provider (the one addressed, else its healthiest fallback),
- * has the front end send the planned request, and settles from the response body as the app reads
- * it. Calls to any other host pass through untouched.
+ * The one entry point every front end calls. For an outbound call to a configured provider it
+ * reserves on every applicable limit, picks the provider (the one addressed, else its healthiest
+ * fallback), has the front end send the planned request, and settles from the response body as the
+ * app reads it. Calls to any other host pass through untouched. For an inbound request an app
+ * serves ({@link #admitInbound}) it checks the tenant, reserves on the tenant's inbound limits,
+ * answers a refusal, and settles from the response the app writes.
  *
  * <pre>{@code
  * try (Gate gate = Gate.create(TollgateConfig.load(configLocation))) {
@@ -60,6 +63,8 @@ import java.util.function.ToIntFunction;
  *       Headers.of("content-type", "application/json"), json.getBytes());
  *   Transport<HttpResponse<InputStream>> transport = new JdkTransport(HttpClient.newHttpClient());
  *   CallResult<HttpResponse<InputStream>> result = gate.call(request, true, transport);
+ *   // ...
+ * }
  * }</pre>
  *
  * <p>The whole example, with its {@link Transport} over the JDK's {@code HttpClient}, is
@@ -70,11 +75,14 @@ public final class Gate implements AutoCloseable {
   private final GateParts parts;
   private final AdmissionFailure admissionFailure;
   private final ProviderMatcher matcher;
+  /** Null without {@code tollgate.tenants}: inbound requests are charged to tenants. */
+  private final InboundGate inbound;
   private final List<AutoCloseable> owned;
 
   private Gate(GateParts parts, List<AutoCloseable> owned) {
     this.admissionFailure = new AdmissionFailure(parts);
     this.parts = parts;
+    this.inbound = parts.config().tenants().map(tenants -> new InboundGate(parts, tenants)).orElse(null);
     this.matcher = ProviderMatcher.of(parts.config().providers().values());
     this.owned = owned;
   }
@@ -229,6 +237,40 @@ public final class Gate implements AutoCloseable {
     steps.execute(() -> call.start(
         () -> newCall(request, provider.get(), tenant, replayable, transport)));
     return call.result;
+  }
+
+  /**
+   * Admits a request the app serves (the servlet filter's): its tenant must be named, keep {@link
+   * io.tollgate.config.TenantIdRule} and, under {@code tenants.known-only}, be listed, else it is
+   * refused (400, 401 or 403); it is charged one request and its estimated tokens on the tenant's
+   * limits under {@link InboundRequest#SCOPE} and refused with the API's own 429 when they have no
+   * room. Shadow mode decides, records and logs the same, and refuses nothing; mode off admits
+   * every request unbound. Spans ({@code tollgate.inbound}) and metrics (direction {@code inbound})
+   * are recorded here; the front end answers, serves and settles as {@link Admission} says.
+   *
+   * <p>The body is read ({@link InboundRequest#body()}) only when the tenant's limits count tokens.
+   * While Redis cannot answer, the limiter's {@code redis.on-failure} decides (a degraded
+   * decision); an exception of Tollgate's own while admitting is thrown to the front end, which
+   * has no call to send in its place.
+   *
+   * @throws IOException what reading the body threw (the client failed while sending it)
+   * @throws IllegalStateException when the configuration has no {@code tenants} section
+   */
+  public Admission admitInbound(InboundRequest request) throws IOException {
+    Objects.requireNonNull(request, "request");
+    if (parts.config().mode() == Mode.OFF) {
+      return InboundGate.passThrough();
+    }
+    if (inbound == null) {
+      throw new IllegalStateException(TollgateConfig.ROOT + ".tenants is required to admit inbound"
+          + " requests: it says who each request is charged to and what it may spend");
+    }
+    return inbound.admit(request);
+  }
+
+  /** Inbound tenant ids charged on their own now ({@code tenants.max-tracked}); 0 without tenants. */
+  public int trackedInboundTenants() {
+    return inbound == null ? 0 : inbound.tracked();
   }
 
   private static <R> CompletableFuture<CallResult<R>> unmatched(OutboundRequest request,

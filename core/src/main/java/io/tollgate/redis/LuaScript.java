@@ -4,24 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.stream.Stream;
 
-/**
- * A script from {@code lua/}, read from the classpath once, with the SHA-1 that EVALSHA names.
- * The build writes each script's SHA-1 beside it ({@link #main}, run by core's pom at {@code
- * process-classes}): hashing it at start-up, on a JVM that has not yet set up its digests, cost
- * about 20 ms of CPU before the first call on Redis (docs/benchmarks.md).
- */
+/** A script from {@code lua/}, read from the classpath once, with the SHA-1 that EVALSHA names. */
 public final class LuaScript {
 
   private static final String RESOURCE_DIRECTORY = "/io/tollgate/lua/";
-  private static final String SHA1_SUFFIX = ".sha1";
 
   private final String name;
   private final String source;
@@ -38,10 +28,10 @@ public final class LuaScript {
     this.sha1Bytes = sha1.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** Loads {@code lua/<name>.lua} and its SHA-1 as packaged in the core jar. */
+  /** Loads {@code lua/<name>.lua} as packaged in the core jar, and hashes it. */
   public static LuaScript load(String name) {
-    String path = RESOURCE_DIRECTORY + name + ".lua";
-    return new LuaScript(name, resource(path), resource(path + SHA1_SUFFIX));
+    String source = resource(RESOURCE_DIRECTORY + name + ".lua");
+    return new LuaScript(name, source, sha1(source));
   }
 
   private static String resource(String path) {
@@ -62,25 +52,6 @@ public final class LuaScript {
       return HexFormat.of().formatHex(digest.digest(source.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime has SHA-1", e);
-    }
-  }
-
-  /** Writes {@code <script>.lua.sha1} beside every script in the directory {@code args[0]}. */
-  public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      throw new IllegalArgumentException("usage: LuaScript <directory of the .lua scripts>");
-    }
-    List<Path> scripts;
-    try (Stream<Path> files = Files.list(Path.of(args[0]))) {
-      scripts = files.filter(file -> file.toString().endsWith(".lua")).toList();
-    }
-    if (scripts.isEmpty()) {
-      throw new IOException("no .lua script in " + args[0]);
-    }
-    for (Path script : scripts) {
-      String source = Files.readString(script, StandardCharsets.UTF_8);
-      Files.writeString(script.resolveSibling(script.getFileName() + SHA1_SUFFIX), sha1(source),
-          StandardCharsets.US_ASCII);
     }
   }
 

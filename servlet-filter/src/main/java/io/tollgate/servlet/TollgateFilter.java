@@ -2,31 +2,24 @@ package io.tollgate.servlet;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.context.Scope;
+import io.tollgate.config.ByteSizes;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.Limiters;
-import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
-import io.tollgate.config.TenantIdRule;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TokensConfig;
-import io.tollgate.config.ByteSizes;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.gate.Admission;
+import io.tollgate.gate.Gate;
+import io.tollgate.gate.InboundBody;
+import io.tollgate.gate.TenantSource;
 import io.tollgate.gate.Tenants;
-import io.tollgate.limiter.BoundedSubjects;
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.Dimension;
-import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.Subject;
-import io.tollgate.llm.Headers;
-import io.tollgate.llm.LlmEndpoint;
-import io.tollgate.llm.LlmProtocol;
-import io.tollgate.llm.LlmRequest;
 import io.tollgate.llm.ProviderApi;
-import io.tollgate.llm.RateLimitNotice;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.llm.TokenCounter;
-import io.tollgate.telemetry.Decisions;
+import io.tollgate.router.ProviderBreakers;
 import io.tollgate.telemetry.Telemetry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -37,16 +30,10 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Inbound per-tenant limiting for web apps that serve LLM-backed endpoints: each request is
@@ -54,6 +41,11 @@ import java.util.stream.Collectors;
  * refused with a 429 when they have no room, and settled with the {@code usage} the app's response
  * reports. The tenant is bound to the request ({@link Tenants}) so that the LLM calls the app makes
  * while serving it are charged to the same tenant.
+ *
+ * <p>Every rule (the tenant checks, the limits, shadow mode, refusals and rate-limit headers,
+ * spans and metrics) is the {@link Gate}'s ({@link Gate#admitInbound}); the filter reads the
+ * request, resolves its tenant, holds its body for the estimate, taps the response for its usage
+ * and writes the answer the gate gives.
  *
  * <p>In {@code web.xml}:
  *
@@ -96,28 +88,21 @@ public final class TollgateFilter implements Filter {
    * The prompt tokens charged for a body the filter does not read (not JSON, or none), on top of
    * {@code tokens.default-max-output}; the settle corrects both.
    */
-  public static final long UNREAD_PROMPT_TOKENS = 128;
+  public static final long UNREAD_PROMPT_TOKENS = io.tollgate.gate.InboundRequest.UNREAD_PROMPT_TOKENS;
   /**
    * The limiter scope of inbound charges: {@code Subject.of("inbound", tenant)}. Outbound calls
    * are charged by the gate under {@code tenant}, so a request that the app serves with an LLM
    * call is counted once on each side, never twice on one.
    */
-  public static final String SCOPE = "inbound";
+  public static final String SCOPE = io.tollgate.gate.InboundRequest.SCOPE;
   /** Request attribute: the limiter's {@link Decision} for this request (also in shadow mode). */
   public static final String DECISION_ATTRIBUTE = "io.tollgate.servlet.decision";
   /** Request attribute: the tenant id the request is charged to (what {@link Tenants#current()} gives). */
   public static final String TENANT_ATTRIBUTE = "io.tollgate.servlet.tenant";
 
-  /** The path a body is read as when the app's own path names no LLM endpoint. */
-  private static final String CHAT_PATH = "/v1/chat/completions";
-  private static final System.Logger LOG = System.getLogger(TollgateFilter.class.getName());
-  private static final long SHADOW_LOG_INTERVAL = TimeUnit.SECONDS.toNanos(10);
-
   /** Null for a filter made by the container, which reads its init-params at {@link #init}. */
   private final Builder preset;
   private volatile Running running;
-  private final AtomicLong lastShadowLog = new AtomicLong(System.nanoTime() - SHADOW_LOG_INTERVAL);
-  private final AtomicLong unloggedShadowRefusals = new AtomicLong();
 
   /** For {@code web.xml}: configured by init-params at {@link #init}. */
   public TollgateFilter() {
@@ -180,107 +165,57 @@ public final class TollgateFilter implements Filter {
       }
       return;
     }
-    Optional<String> resolved = run.resolver.tenantOf(request).or(run.missingTenant::defaultTenant);
-    if (resolved.isEmpty()) {
-      refuseTenant(run, req, res, chain, Decisions.MISSING_TENANT, run.missingTenantAnswer);
-      return;
-    }
-    if (!TenantIdRule.isValid(resolved.get())) {
-      // the id is neither answered, logged nor traced: it may be a forged log line or 10 KB
-      refuseTenant(run, req, res, chain, Decisions.INVALID_TENANT, run.invalidTenantAnswer);
-      return;
-    }
-    String tenant = run.tenants.normalize(resolved.get());
-    if (run.tenants.knownOnly() && !run.tenants.isKnown(tenant)) {
-      refuseTenant(run, req, res, chain, Decisions.UNKNOWN_TENANT, Answers.unknownTenant());
-      return;
-    }
-    request.setAttribute(TENANT_ATTRIBUTE, tenant);
-    Limits limits = run.limitsFor(tenant);
-    InboundTrace trace = InboundTrace.start(run.telemetry, run.mode, run.tenants, tenant);
-    if (limits == null) { // this tenant is not limited: only bound, for its outbound calls
-      trace.unlimited();
-      try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = trace.makeCurrent()) {
-        chain.doFilter(req, res);
-      } finally {
-        trace.ended(response.getStatus());
-      }
-      return;
-    }
-    limited(run, request, response, chain, tenant, limits, trace);
-  }
-
-  /**
-   * A request the filter charges to nobody: refused with {@code answer}, or in shadow mode passed
-   * on as it came, unbound.
-   */
-  private static void refuseTenant(Running run, ServletRequest req, ServletResponse res, FilterChain chain,
-      String decision, SyntheticResponse answer) throws IOException, ServletException {
-    InboundTrace.refusedTenant(run.telemetry, run.mode, decision);
-    if (run.mode == Mode.SHADOW) {
-      chain.doFilter(req, res);
-    } else {
-      if (hasBody((HttpServletRequest) req)) {
+    HeldBody held = new HeldBody(request, run.maxBufferedBody);
+    Admission admission = run.gate.admitInbound(io.tollgate.gate.InboundRequest.builder(run.tenantSource)
+        .tenant(run.resolver.tenantOf(request).or(run.missingTenant::defaultTenant))
+        .api(run.api)
+        .path(request.getRequestURI())
+        .bodiless("GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
+            || request.getContentLengthLong() == 0)
+        .body(held::read)
+        .build());
+    admission.tenant().ifPresent(tenant -> request.setAttribute(TENANT_ATTRIBUTE, tenant));
+    admission.decision().ifPresent(decision -> request.setAttribute(DECISION_ATTRIBUTE, decision));
+    Optional<SyntheticResponse> refusal = admission.refusal();
+    if (refusal.isPresent()) {
+      if (!held.whole() && hasBody(request)) {
         // its body is left unread: the client must not send its next request on this connection,
         // which the container may close once the answer is written
-        ((HttpServletResponse) res).setHeader("Connection", "close");
+        response.setHeader("Connection", "close");
       }
-      Answers.send((HttpServletResponse) res, answer);
+      AnswerWriter.send(response, refusal.get());
+      return;
     }
+    if (admission.tenant().isEmpty()) { // shadow mode: a request it would refuse passes, unbound
+      chain.doFilter(req, res);
+      return;
+    }
+    String tenant = admission.tenant().get();
+    if (!admission.settles()) { // a tenant without limits, or one shadow mode would have refused
+      // a request that was charged goes on through the wrapper, which holds what was read of its body
+      ServletRequest served = admission.decision().isPresent() ? held.request() : req;
+      try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = admission.makeCurrent()) {
+        chain.doFilter(served, res);
+      } finally {
+        admission.settle(response.getStatus(), null);
+      }
+      return;
+    }
+    admitted(request, response, chain, tenant, admission, held.request());
   }
 
   private static boolean hasBody(HttpServletRequest request) {
     return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
   }
 
-  private void limited(Running run, HttpServletRequest request, HttpServletResponse response,
-      FilterChain chain, String tenant, Limits limits, InboundTrace trace)
+  private static void admitted(HttpServletRequest request, HttpServletResponse response,
+      FilterChain chain, String tenant, Admission admission, InboundRequest inbound)
       throws IOException, ServletException {
-    boolean countsTokens = limits.capacity(Dimension.TOKENS) >= 0;
-    InboundRequest inbound = countsTokens
-        ? InboundRequest.reading(request, run.maxBufferedBody)
-        : InboundRequest.streamed(request);
-    LlmRequest llmRequest = countsTokens ? run.read(inbound, request) : null;
-    long tokens = !countsTokens ? 0
-        : llmRequest != null ? llmRequest.estimate().totalTokens() : run.unreadEstimate;
-
-    Subject subject = run.tenants.subject(SCOPE, tenant);
-    trace.estimated(llmRequest, tokens);
-    long start = System.nanoTime();
-    Decision decision = run.limiter.reserve(subject, limits, 1, tokens);
-    trace.decided(decision, tokens, System.nanoTime() - start);
-    request.setAttribute(DECISION_ATTRIBUTE, decision);
-    if (!decision.allowed()) {
-      if (run.mode == Mode.ENFORCE) {
-        SyntheticResponse refusal = Answers.refusal(run.protocol, decision, tokens);
-        trace.ended(refusal.status()); // before the client can see the answer
-        if (!inbound.whole() && hasBody(request)) {
-          response.setHeader("Connection", "close"); // as for a refused tenant: the body is unread
-        }
-        Answers.send(response, refusal);
-        return;
-      }
-      reportShadowRefusal(subject, decision, tokens);
-      try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = trace.makeCurrent()) {
-        chain.doFilter(inbound, response);
-      } finally {
-        trace.ended(response.getStatus());
-      }
-      return;
-    }
-
-    boolean bodiless = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
-        || request.getContentLengthLong() == 0;
-    InboundCall call = new InboundCall(run.limiter, decision.reservation().orElseThrow(), run.protocol,
-        llmRequest, response, countsTokens, bodiless, trace,
-        llmRequest != null && inbound.lengthUndeclared() && !inbound.whole() ? inbound::knownLength : null);
-    List<Headers.Field> headers = run.mode == Mode.ENFORCE
-        ? Answers.limitHeaders(run.protocol, decision, tokens)
-        : List.of(); // shadow: the client sees what it would see without Tollgate
-    TappingResponse tapped = new TappingResponse(response, call, headers);
+    InboundCall call = new InboundCall(admission, response);
+    TappingResponse tapped = new TappingResponse(response, call, admission.limitHeaders());
     inbound.attach(tapped, call, tenant);
     Throwable failure = null;
-    try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = trace.makeCurrent()) {
+    try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = admission.makeCurrent()) {
       chain.doFilter(inbound, tapped);
     } catch (IOException | ServletException | RuntimeException | Error e) {
       failure = e;
@@ -296,39 +231,62 @@ public final class TollgateFilter implements Filter {
     }
   }
 
-  /** Shadow mode reports what enforcing would have refused: logged, at most once per 10 s. */
-  private void reportShadowRefusal(Subject subject, Decision decision, long tokens) {
-    long now = System.nanoTime();
-    long last = lastShadowLog.get();
-    if (now - last < SHADOW_LOG_INTERVAL || !lastShadowLog.compareAndSet(last, now)) {
-      unloggedShadowRefusals.incrementAndGet();
-      return;
-    }
-    long more = unloggedShadowRefusals.getAndSet(0);
-    RateLimitNotice notice = Answers.notice(decision, tokens);
-    LOG.log(Level.INFO, "shadow mode: a request of " + subject + " would have been refused on "
-        + notice.limitedBy().label() + (notice.neverFits() ? " (it can never fit)" : "")
-        + (more > 0 ? " (" + more + " more refusals since the last report)" : ""));
-  }
-
   @Override
   public void destroy() {
     Running run = running;
     running = null;
-    if (run != null && run.ownsLimiter) {
-      run.given.close();
+    if (run != null) {
+      run.close();
     }
   }
 
   /** Inbound tenant ids charged on their own now ({@code tenants.max-tracked}); a test probe. */
   int trackedTenants() {
     Running run = running;
-    return run == null || run.limiter == null ? 0 : run.limiter.tracked();
+    return run == null || run.gate == null ? 0 : run.gate.trackedInboundTenants();
+  }
+
+  /**
+   * The body of one request as the gate asks for it: held ({@link InboundRequest#reading}) only
+   * when the tenant's limits count tokens, else left to stream.
+   */
+  private static final class HeldBody {
+    private final HttpServletRequest request;
+    private final int maxBufferedBody;
+    private InboundRequest read;
+
+    HeldBody(HttpServletRequest request, int maxBufferedBody) {
+      this.request = request;
+      this.maxBufferedBody = maxBufferedBody;
+    }
+
+    InboundBody read() throws IOException {
+      read = InboundRequest.reading(request, maxBufferedBody);
+      if (!read.json()) {
+        return InboundBody.unread();
+      }
+      return read.whole() ? InboundBody.whole(read.heldBody())
+          : InboundBody.prefix(read.heldBody(), read::knownLength, !read.lengthUndeclared());
+    }
+
+    /** True when the whole body was read. */
+    boolean whole() {
+      return read != null && read.whole();
+    }
+
+    /** The request as the app gets it: with what was held of its body, else streaming it. */
+    InboundRequest request() {
+      if (read == null) {
+        read = InboundRequest.streamed(request);
+      }
+      return read;
+    }
   }
 
   /** Configures a filter made in code. */
   public static final class Builder {
     private final TollgateConfig config;
+    private Gate gate;
     private RateLimiter limiter;
     private TenantResolver tenantResolver;
     private MissingTenant missingTenant = MissingTenant.reject();
@@ -340,6 +298,16 @@ public final class TollgateFilter implements Filter {
 
     private Builder(TollgateConfig config) {
       this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /**
+     * The gate that admits requests, which the caller owns and closes (the app's one gate, whose
+     * limiter and telemetry it uses); it must run this filter's configuration. Default: a gate of
+     * the filter's own on {@link #limiter} and {@link #telemetry}.
+     */
+    public Builder gate(Gate gate) {
+      this.gate = Objects.requireNonNull(gate, "gate");
+      return this;
     }
 
     /** The limiter to charge, which the caller owns and closes; default one made from {@code tollgate.redis}. */
@@ -382,7 +350,8 @@ public final class TollgateFilter implements Filter {
 
     /**
      * Where the {@code tollgate.inbound} spans and the metrics go; default {@link Telemetry#global()}
-     * (the app's or the OpenTelemetry agent's {@code GlobalOpenTelemetry}, once set).
+     * (the app's or the OpenTelemetry agent's {@code GlobalOpenTelemetry}, once set). A {@link
+     * #gate} given records to its own.
      */
     public Builder telemetry(Telemetry telemetry) {
       this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
@@ -427,6 +396,7 @@ public final class TollgateFilter implements Filter {
 
     private Builder copy() {
       Builder copy = new Builder(config);
+      copy.gate = gate;
       copy.limiter = limiter;
       copy.tenantResolver = tenantResolver;
       copy.missingTenant = missingTenant;
@@ -439,124 +409,82 @@ public final class TollgateFilter implements Filter {
 
     private Running start() {
       if (config.mode() == Mode.OFF) {
-        return new Running(this, null, false);
+        return new Running(this, null, AutoCloseables.NONE);
       }
-      boolean owns = limiter == null;
-      return new Running(this, owns ? Limiters.create(config.redis()) : limiter, owns);
+      if (gate != null) {
+        return new Running(this, gate, AutoCloseables.NONE);
+      }
+      // A gate of the filter's own, on breakers of its own JVM: it sends no call, so they are never
+      // asked, and nothing of theirs is shared through Redis.
+      RateLimiter usedLimiter = limiter != null ? limiter : Limiters.create(config.redis());
+      ProviderBreakers breakers = ProviderBreakers.create(config.breaker(), Optional.empty(), Clock.systemUTC());
+      Gate own = Gate.builder(config).limiter(usedLimiter).breakers(breakers).telemetry(telemetry).build();
+      return new Running(this, own, limiter != null
+          ? AutoCloseables.of(own, breakers) : AutoCloseables.of(own, breakers, usedLimiter));
+    }
+  }
+
+  /** What the filter made and closes at {@link #destroy()}, in order. */
+  private record AutoCloseables(AutoCloseable... parts) {
+    static final AutoCloseables NONE = new AutoCloseables();
+
+    static AutoCloseables of(AutoCloseable... parts) {
+      return new AutoCloseables(parts);
+    }
+
+    void close() {
+      for (AutoCloseable part : parts) {
+        try {
+          part.close();
+        } catch (Exception e) {
+          System.getLogger(TollgateFilter.class.getName())
+              .log(System.Logger.Level.DEBUG, "closing " + part + " failed", e);
+        }
+      }
     }
   }
 
   /** Everything a request needs, fixed at {@link #init}. */
   private static final class Running {
     final Mode mode;
-    /** The limiter given or made; closed by {@link #destroy()} when {@link #ownsLimiter}. */
-    final RateLimiter given;
-    /** What requests are charged on: {@link #given}, the inbound tenants bounded. Null in mode off. */
-    final BoundedSubjects limiter;
-    final boolean ownsLimiter;
-    /** Null in mode off without a tenants section. */
-    final TenantsConfig tenants;
+    /** Null in mode off. */
+    final Gate gate;
+    final AutoCloseables owned;
     final TenantResolver resolver;
     final MissingTenant missingTenant;
-    final SyntheticResponse missingTenantAnswer;
-    final SyntheticResponse invalidTenantAnswer;
+    final TenantSource tenantSource;
     final int maxBufferedBody;
-    final LlmProtocol protocol;
-    final Telemetry telemetry;
+    final ProviderApi api;
     final Predicate<HttpServletRequest> skip;
-    final long defaultMaxOutput;
-    final long unreadEstimate;
-    /** Null when tenants are not limited by default. */
-    final Limits baseLimits;
-    /** Tenants with an override; a null value means no limit at all. */
-    final Map<String, Optional<Limits>> overrides = new HashMap<>();
 
-    Running(Builder b, RateLimiter limiter, boolean ownsLimiter) {
+    Running(Builder b, Gate gate, AutoCloseables owned) {
       Optional<TenantsConfig> section = b.config.tenants();
       this.mode = b.config.mode();
-      this.given = limiter;
-      this.ownsLimiter = ownsLimiter;
-      this.tenants = section.orElse(null);
-      this.limiter = limiter == null ? null : BoundedSubjects.builder(limiter, SCOPE)
-          .maxTracked(tenants.maxTracked())
-          .pinned(tenants.knownTenants().stream().map(id -> tenants.subject(SCOPE, id)).collect(Collectors.toSet()))
-          .build();
+      this.gate = gate;
+      this.owned = owned;
       this.missingTenant = b.missingTenant;
       this.maxBufferedBody = b.maxBufferedBody != null ? b.maxBufferedBody
           : b.config.tokens().maxBufferedBody();
-      this.protocol = LlmProtocol.of(b.api);
-      this.telemetry = b.telemetry;
+      this.api = b.api;
       this.skip = b.skip;
-      this.defaultMaxOutput = b.config.tokens().defaultMaxOutput();
-      this.unreadEstimate = defaultMaxOutput + UNREAD_PROMPT_TOKENS;
       this.resolver = b.tenantResolver != null ? b.tenantResolver
           : section.map(TenantResolver::from).orElse(request -> Optional.empty());
-      this.missingTenantAnswer = missingTenantAnswer(b.tenantResolver, section);
-      this.invalidTenantAnswer = Answers.invalidTenant(tenantSource(b.tenantResolver, section));
-      this.baseLimits = section.map(TenantsConfig::limits).map(Running::limitsOf).orElse(null);
-      section.ifPresent(t -> t.knownTenants().forEach(
-          id -> overrides.put(id, Optional.ofNullable(limitsOf(t.limitsFor(id))))));
+      this.tenantSource = tenantSource(b.tenantResolver, section);
     }
 
-    /** Where the tenant id comes from, as an answer names it. */
-    private static String tenantSource(TenantResolver custom, Optional<TenantsConfig> tenants) {
+    /** Where the tenant id comes from, as the gate's answers name it. */
+    private static TenantSource tenantSource(TenantResolver custom, Optional<TenantsConfig> tenants) {
       if (custom == TenantResolver.principal()) {
-        return "the authenticated user's name";
-      }
-      if (custom != null || tenants.isEmpty() || tenants.get().header().isEmpty()) {
-        return "the tenant id";
-      }
-      return "the " + tenants.get().header().get() + " header";
-    }
-
-    private static Limits limitsOf(LimitsConfig config) {
-      return config.isEmpty() ? null : config.toLimits();
-    }
-
-    private static SyntheticResponse missingTenantAnswer(TenantResolver custom, Optional<TenantsConfig> tenants) {
-      if (custom == TenantResolver.principal()) {
-        return Answers.missingTenant("an authenticated user", true, false);
+        return TenantSource.principal();
       }
       if (custom != null || tenants.isEmpty()) {
-        return Answers.missingTenant(null, false, false);
+        return TenantSource.custom();
       }
-      Optional<String> header = tenants.get().header();
-      if (header.isPresent()) {
-        return Answers.missingTenant("the " + header.get() + " header", false, false);
-      }
-      String apiKeyHeader = tenants.get().apiKeyHeader().orElseThrow();
-      return Answers.missingTenant("an API key in the " + apiKeyHeader + " header", true,
-          apiKeyHeader.equalsIgnoreCase("Authorization"));
+      return TenantSource.of(tenants.get());
     }
 
-    /** The limits of {@code tenant} (normalized), or null when it has none. */
-    Limits limitsFor(String tenant) {
-      Optional<Limits> override = overrides.get(tenant);
-      return override != null ? override.orElse(null) : baseLimits;
-    }
-
-    /**
-     * What the held body asks for; null when the filter did not read one. A body held only in part
-     * gives its model and output cap as far as the held bytes have them, and its prompt by its
-     * size ({@link LlmProtocol#readRequestPrefix}): no more than the cap is read, and no more than
-     * the core's budget of characters tokenized.
-     */
-    LlmRequest read(InboundRequest inbound, HttpServletRequest request) {
-      if (!inbound.json()) {
-        return null;
-      }
-      LlmRequest read = read(request.getRequestURI(), inbound);
-      if (read.endpoint() == LlmEndpoint.OTHER) {
-        // The app's own path (/api/ask): the filter is mapped onto LLM-backed URLs, so read it as chat.
-        read = read(CHAT_PATH, inbound);
-      }
-      return read;
-    }
-
-    private LlmRequest read(String path, InboundRequest inbound) {
-      return inbound.whole()
-          ? protocol.readRequest(path, inbound.heldBody(), defaultMaxOutput)
-          : protocol.readRequestPrefix(path, inbound.heldBody(), inbound.knownLength(), defaultMaxOutput);
+    void close() {
+      owned.close();
     }
   }
 }

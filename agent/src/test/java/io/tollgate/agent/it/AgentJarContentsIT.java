@@ -59,7 +59,7 @@ class AgentJarContentsIT {
               "io/tollgate/agent/shaded/com/knuddels/jtokkit/o200k_base.tiktoken",
               "io/tollgate/agent/shaded/com/knuddels/jtokkit/cl100k_base.tiktoken");
       String core = "io/tollgate/agent/shaded/io/tollgate/";
-      assertThat(names).contains(core + "lua/limiter.lua", core + "lua/limiter.lua.sha1",
+      assertThat(names).contains(core + "lua/limiter.lua",
           "META-INF/licenses/ASM",
           "io/tollgate/agent/shaded/com/knuddels/jtokkit/Encodings.class",
           "io/tollgate/agent/shaded/com/fasterxml/jackson/core/JsonFactory.class",

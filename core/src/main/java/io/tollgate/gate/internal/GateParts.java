@@ -109,6 +109,10 @@ public final class GateParts {
     return protocols.get(provider.api());
   }
 
+  LlmProtocol protocol(ProviderApi api) {
+    return protocols.get(api);
+  }
+
   ProviderConfig provider(String name) {
     return config.providers().get(name);
   }

@@ -4,11 +4,10 @@ import io.tollgate.config.ConfigException;
 import io.tollgate.config.Mode;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
-import io.tollgate.limiter.RateLimiter;
+import io.tollgate.gate.Gate;
 import io.tollgate.servlet.MissingTenant;
 import io.tollgate.servlet.TenantResolver;
 import io.tollgate.servlet.TollgateFilter;
-import io.tollgate.telemetry.Telemetry;
 import jakarta.servlet.DispatcherType;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -23,7 +22,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 /**
- * The inbound per-tenant {@link TollgateFilter} (docs/servlet-filter.md), on the limiter bean, mapped
+ * The inbound per-tenant {@link TollgateFilter} (docs/servlet-filter.md), on the gate bean, mapped
  * to {@code tollgate.filter.url-patterns} at {@code tollgate.filter.order}, or, without patterns, to
  * every request but the actuator's ({@link FilterScope}). Registered in servlet web apps when
  * {@code tollgate.tenants} is configured; says once at start-up where it applies.
@@ -39,12 +38,11 @@ public class TollgateServletFilterAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  public TollgateFilter tollgateFilter(TollgateConfig config, RateLimiter limiter, TollgateProperties properties,
-      Telemetry telemetry, Environment environment) {
+  public TollgateFilter tollgateFilter(TollgateConfig config, Gate gate, TollgateProperties properties,
+      Environment environment) {
     TollgateProperties.Filter filter = properties.getFilter();
     TollgateFilter.Builder builder = TollgateFilter.builder(config)
-        .limiter(limiter)
-        .telemetry(telemetry) // the gate's: the app's OpenTelemetry, Micrometer's registry
+        .gate(gate) // the app's one gate: its limiter, its telemetry (the app's OpenTelemetry, Micrometer's registry)
         .api(filter.getApi())
         .missingTenant(filterKey("missing-tenant", () -> MissingTenant.parse(filter.getMissingTenant())));
     FilterScope.of(filter.getUrlPatterns(), environment).skip().ifPresent(builder::skip);

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every Java snippet a user reads (the README's and docs/' {@code ```java} blocks, the core's
  * javadoc {@code <pre>{@code ...}} blocks) is code of this module, which the build compiles: its
- * lines, each stripped of its indentation, appear in this order in one example. A snippet whose API
+ * lines, each stripped of its indentation, appear in this order in one example (a line that is
+ * just {@code // ...} stands for code the snippet leaves out). A snippet whose API
  * is renamed or removed thus fails the build instead of misleading its reader.
  */
 class DocSnippetsTest {
@@ -38,7 +39,7 @@ class DocSnippetsTest {
     List<Snippet> snippets = snippets();
     assertThat(snippets).as("snippets found").hasSizeGreaterThanOrEqualTo(10);
     List<String> notCompiled = snippets.stream()
-        .filter(snippet -> examples.stream().noneMatch(example -> example.contains(snippet.code())))
+        .filter(snippet -> examples.stream().noneMatch(example -> holds(example, snippet.code())))
         .map(snippet -> snippet.where() + ":" + snippet.code())
         .toList();
     assertThat(notCompiled).as("snippets that are not code of samples/api-examples").isEmpty();
@@ -69,6 +70,23 @@ class DocSnippetsTest {
       }
     }
     return snippets;
+  }
+
+  /**
+   * True when {@code example} holds {@code code}: its parts between lines that are just
+   * {@code // ...} (code left out of the snippet) appear whole and in that order.
+   */
+  private static boolean holds(String example, String code) {
+    int from = 0;
+    for (String part : code.split("\n// \.\.\.\n")) {
+      String whole = (part.startsWith("\n") ? "" : "\n") + part + (part.endsWith("\n") ? "" : "\n");
+      int at = example.indexOf(whole, from);
+      if (at < 0) {
+        return false;
+      }
+      from = at + whole.length() - 1;
+    }
+    return true;
   }
 
   /** The non-blank lines, each stripped, one per line. */

@@ -1,23 +1,24 @@
-package io.tollgate.servlet;
+package io.tollgate.gate.internal;
 
 import io.tollgate.config.TenantIdRule;
+import io.tollgate.gate.TenantSource;
 import io.tollgate.limiter.Decision;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.RateLimitNotice;
 import io.tollgate.llm.SyntheticResponse;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** What the filter answers on its own: a refusal, and the rate-limit headers of an admitted request. */
-final class Answers {
+/**
+ * What the gate answers an inbound request on its own: a refusal for its limits or its tenant, and
+ * the rate-limit headers of an admitted request.
+ */
+final class InboundAnswers {
 
-  private Answers() {}
+  private InboundAnswers() {}
 
   /** The protocol's own 429 for a refused request (no retry-after when it can never fit). */
   static SyntheticResponse refusal(LlmProtocol protocol, Decision decision, long tokens) {
@@ -45,20 +46,27 @@ final class Answers {
     return List.copyOf(fields);
   }
 
-  static void send(HttpServletResponse response, SyntheticResponse answer) throws IOException {
-    response.setStatus(answer.status());
-    for (Headers.Field field : answer.headers().fields()) {
-      if (field.name().equalsIgnoreCase("content-type")) {
-        response.setContentType(field.value());
-      } else {
-        response.addHeader(field.name(), field.value());
+  /** A request that names no tenant, where {@code source} says it should have. */
+  static SyntheticResponse missingTenant(TenantSource source) {
+    return switch (source.kind()) {
+      case PRINCIPAL -> missingTenant("an authenticated user", true, false);
+      case CUSTOM -> missingTenant(null, false, false);
+      case HEADER -> missingTenant("the " + source.header().orElseThrow() + " header", false, false);
+      case API_KEY -> {
+        String header = source.header().orElseThrow();
+        yield missingTenant("an API key in the " + header + " header", true,
+            header.equalsIgnoreCase("Authorization"));
       }
-    }
-    byte[] body = answer.body();
-    response.setContentLength(body.length);
-    try (OutputStream out = response.getOutputStream()) {
-      out.write(body);
-    }
+    };
+  }
+
+  /** A request whose tenant id, taken from {@code source}, breaks {@link TenantIdRule}. */
+  static SyntheticResponse invalidTenant(TenantSource source) {
+    return invalidTenant(switch (source.kind()) {
+      case PRINCIPAL -> "the authenticated user's name";
+      case HEADER -> "the " + source.header().orElseThrow() + " header";
+      case API_KEY, CUSTOM -> "the tenant id";
+    });
   }
 
   /**
@@ -95,7 +103,7 @@ final class Answers {
         .add("x-tollgate", "unknown-tenant").build(), errorBody(message, "unknown_tenant"));
   }
 
-  /** OpenAI's error shape; {@code message} and {@code code} are the filter's own text. */
+  /** OpenAI's error shape; {@code message} and {@code code} are Tollgate's own text. */
   private static byte[] errorBody(String message, String code) {
     String json = "{\"error\":{\"message\":" + quoted(message) + ",\"type\":\"invalid_request_error\","
         + "\"param\":null,\"code\":" + quoted(code) + "}}";

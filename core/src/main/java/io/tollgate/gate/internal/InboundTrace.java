@@ -1,4 +1,4 @@
-package io.tollgate.servlet;
+package io.tollgate.gate.internal;
 
 import static io.tollgate.telemetry.TollgateAttributes.DECISION;
 import static io.tollgate.telemetry.TollgateAttributes.DEGRADED;
@@ -22,6 +22,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.tollgate.config.Mode;
 import io.tollgate.config.TenantsConfig;
+import io.tollgate.gate.InboundRequest;
 import io.tollgate.limiter.Decision;
 import io.tollgate.llm.LlmRequest;
 import io.tollgate.llm.Usage;
@@ -32,7 +33,7 @@ import io.tollgate.telemetry.Telemetry;
 import io.tollgate.telemetry.TelemetryNames;
 
 /**
- * The {@code tollgate.inbound} span of one request through the filter and its decision metric
+ * The {@code tollgate.inbound} span of one inbound request and its decision metric
  * (docs/telemetry.md). {@link #NONE} when nothing records: no attribute is built then.
  */
 class InboundTrace {
@@ -42,7 +43,7 @@ class InboundTrace {
    * The scope the tenant hash of a span is taken in: the outbound one, so that a tenant's inbound
    * and outbound spans carry the same hash.
    */
-  private static final String OUTBOUND_SCOPE = "tenant";
+  private static final String OUTBOUND_SCOPE = GateParts.TENANT_SCOPE;
 
   private InboundTrace() {}
 
@@ -124,7 +125,7 @@ class InboundTrace {
       span.setAttribute(DECISION, outcome);
       span.setAttribute(DEGRADED, decision.degraded());
       if (!decision.allowed()) {
-        span.setAttribute(LIMIT, DeniedLimit.name(TollgateFilter.SCOPE, decision, tokens));
+        span.setAttribute(LIMIT, DeniedLimit.name(InboundRequest.SCOPE, decision, tokens));
       }
       instruments.limiterDuration(nanos, null, decision.degraded());
       instruments.decision(outcome, "inbound", null);

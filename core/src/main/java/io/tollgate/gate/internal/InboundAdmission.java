@@ -1,0 +1,186 @@
+package io.tollgate.gate.internal;
+
+import io.opentelemetry.context.Scope;
+import io.tollgate.gate.Admission;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.RateLimiter;
+import io.tollgate.limiter.Reservation;
+import io.tollgate.llm.Headers;
+import io.tollgate.llm.LlmProtocol;
+import io.tollgate.llm.LlmRequest;
+import io.tollgate.llm.SyntheticResponse;
+import io.tollgate.llm.Usage;
+import io.tollgate.llm.UsageTap;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * One inbound request, from the gate's answer to its settle. An admitted request with a
+ * reservation is shown the response body as the app writes it, and settled once: with the usage
+ * the response reports (or the protocol's estimate of an LLM response that reports none); else
+ * nothing for a failed request (an exception, a timeout, a status of 400 or more: the request stays
+ * counted, its tokens are refunded), nor for a request without a body (a page, a GET of the app's
+ * API: it asked nothing of an LLM itself, and the calls it made are charged to the tenant's
+ * outbound bucket); else the estimate.
+ */
+final class InboundAdmission implements Admission {
+
+  private static final System.Logger LOG = System.getLogger(Admission.class.getName());
+
+  private final SyntheticResponse refusal;
+  private final String tenant;
+  private final Decision decision;
+  private final List<Headers.Field> limitHeaders;
+  private final InboundTrace trace;
+  /** Null unless an admitted request awaits its settle. */
+  private final Settling settling;
+  private final AtomicBoolean ended = new AtomicBoolean();
+  /** Made at the first byte, when the response's content type is known; guarded by this. */
+  private UsageTap tap;
+
+  /** What an admitted request's settle needs. */
+  record Settling(RateLimiter limiter, Reservation reservation, LlmProtocol protocol,
+      LlmRequest request, boolean observe, boolean bodiless, LongSupplier readSoFar) {}
+
+  private InboundAdmission(SyntheticResponse refusal, String tenant, Decision decision,
+      List<Headers.Field> limitHeaders, InboundTrace trace, Settling settling) {
+    this.refusal = refusal;
+    this.tenant = tenant;
+    this.decision = decision;
+    this.limitHeaders = limitHeaders;
+    this.trace = trace;
+    this.settling = settling;
+  }
+
+  /** Refused with {@code answer}, whose span has ended already. */
+  static Admission refused(SyntheticResponse answer, String tenant, Decision decision) {
+    return new InboundAdmission(answer, tenant, decision, List.of(), InboundTrace.NONE, null);
+  }
+
+  /** Passed as it came, charged to nobody and unbound (shadow mode, a tenant it would refuse). */
+  static Admission unbound() {
+    return new InboundAdmission(null, null, null, List.of(), InboundTrace.NONE, null);
+  }
+
+  /** Served for {@code tenant} with nothing to settle: unlimited, or shadow-denied. */
+  static Admission served(String tenant, Decision decision, InboundTrace trace) {
+    return new InboundAdmission(null, tenant, decision, List.of(), trace, null);
+  }
+
+  /** Admitted with a reservation to settle. */
+  static Admission admitted(String tenant, Decision decision, List<Headers.Field> limitHeaders,
+      InboundTrace trace, Settling settling) {
+    return new InboundAdmission(null, tenant, decision, limitHeaders, trace, settling);
+  }
+
+  @Override
+  public Optional<SyntheticResponse> refusal() {
+    return Optional.ofNullable(refusal);
+  }
+
+  @Override
+  public Optional<String> tenant() {
+    return Optional.ofNullable(tenant);
+  }
+
+  @Override
+  public Optional<Decision> decision() {
+    return Optional.ofNullable(decision);
+  }
+
+  @Override
+  public List<Headers.Field> limitHeaders() {
+    return limitHeaders;
+  }
+
+  @Override
+  public boolean settles() {
+    return settling != null;
+  }
+
+  @Override
+  public Scope makeCurrent() {
+    return trace.makeCurrent();
+  }
+
+  @Override
+  public synchronized void onBytes(byte[] bytes, int offset, int length, Supplier<String> contentType) {
+    if (settling == null || !settling.observe || length <= 0 || ended.get()) {
+      return;
+    }
+    if (tap == null) {
+      String type = contentType.get();
+      LlmRequest read = asRead();
+      tap = read != null ? settling.protocol.newUsageTap(type, read)
+          : settling.protocol.newUsageTap(type, false);
+    }
+    tap.onBytes(bytes, offset, length);
+  }
+
+  @Override
+  public synchronized void restart() {
+    tap = null;
+  }
+
+  @Override
+  public void settle(int status, Throwable failure) {
+    if (!ended.compareAndSet(false, true)) {
+      return;
+    }
+    if (settling == null) {
+      trace.ended(status);
+      return;
+    }
+    Usage usage;
+    synchronized (this) {
+      if (tap == null) {
+        usage = Usage.unknown();
+      } else {
+        if (failure == null) {
+          tap.onEnd();
+        } else {
+          tap.onError(failure);
+        }
+        usage = tap.result();
+      }
+    }
+    long estimate = settling.readSoFar == null ? settling.reservation.tokens()
+        : asRead().estimate().totalTokens();
+    long tokens = tokensToSettle(usage, status, failure != null, settling.bodiless, estimate);
+    try {
+      settling.limiter.settle(settling.reservation, tokens);
+    } catch (RuntimeException e) {
+      // The response is gone already; the reservation keeps its estimate until its record expires.
+      LOG.log(Level.WARNING, "settling " + settling.reservation + " with " + tokens + " tokens failed", e);
+    }
+    trace.settled(usage, tokens, status, failure);
+  }
+
+  /**
+   * The request as far as the app has read it: a chunked body held in part is estimated again by
+   * the bytes read so far (all of them once the app has read it), never below its reserve.
+   */
+  private LlmRequest asRead() {
+    LlmRequest request = settling.request;
+    if (settling.readSoFar == null || request == null) {
+      return request;
+    }
+    LlmRequest sized = request.withPromptBySize(settling.readSoFar.getAsLong());
+    return sized.estimate().totalTokens() < request.estimate().totalTokens() ? request : sized;
+  }
+
+  /** The rule of the class comment. */
+  static long tokensToSettle(Usage usage, int status, boolean failed, boolean bodiless, long estimate) {
+    if (usage.known()) {
+      return usage.totalTokens();
+    }
+    if (failed || status >= 400 || bodiless) {
+      return 0;
+    }
+    return estimate;
+  }
+}

@@ -1,0 +1,201 @@
+package io.tollgate.gate.internal;
+
+import io.tollgate.config.LimitsConfig;
+import io.tollgate.config.Mode;
+import io.tollgate.config.TenantIdRule;
+import io.tollgate.config.TenantsConfig;
+import io.tollgate.gate.Admission;
+import io.tollgate.gate.InboundBody;
+import io.tollgate.gate.InboundRequest;
+import io.tollgate.gate.TenantSource;
+import io.tollgate.limiter.BoundedSubjects;
+import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.Subject;
+import io.tollgate.llm.Headers;
+import io.tollgate.llm.LlmEndpoint;
+import io.tollgate.llm.LlmProtocol;
+import io.tollgate.llm.LlmRequest;
+import io.tollgate.llm.RateLimitNotice;
+import io.tollgate.llm.SyntheticResponse;
+import io.tollgate.telemetry.Decisions;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * The inbound side of a gate: a request an app serves is checked for its tenant (named, valid,
+ * known), charged one request and its estimated tokens on that tenant's limits ({@code
+ * tollgate.tenants}, scope {@link InboundRequest#SCOPE}), refused with the API's own 429 when they
+ * have no room, and settled from the response ({@link InboundAdmission}). Shadow mode decides and
+ * reports the same, and refuses nothing. A failure of the shared limiter is decided by its own
+ * policy ({@code redis.on-failure}); an exception while admitting reaches the front end.
+ */
+public final class InboundGate {
+
+  private static final System.Logger LOG = System.getLogger(InboundGate.class.getName());
+  /** The path a body is read as when the app's own path names no LLM endpoint. */
+  private static final String CHAT_PATH = "/v1/chat/completions";
+  private static final long SHADOW_LOG_INTERVAL = TimeUnit.SECONDS.toNanos(10);
+
+  private final GateParts parts;
+  private final TenantsConfig tenants;
+  /** The gate's limiter, the inbound tenants bounded ({@code tenants.max-tracked}). */
+  private final BoundedSubjects limiter;
+  /** Null when tenants are not limited by default. */
+  private final Limits baseLimits;
+  /** Tenants with an override; an empty value means no limit at all. */
+  private final Map<String, Optional<Limits>> overrides = new HashMap<>();
+  private final Map<TenantSource, SyntheticResponse> missingAnswers = new ConcurrentHashMap<>();
+  private final Map<TenantSource, SyntheticResponse> invalidAnswers = new ConcurrentHashMap<>();
+  private final long unreadEstimate;
+  private final AtomicLong lastShadowLog = new AtomicLong(System.nanoTime() - SHADOW_LOG_INTERVAL);
+  private final AtomicLong unloggedShadowRefusals = new AtomicLong();
+
+  public InboundGate(GateParts parts, TenantsConfig tenants) {
+    this.parts = parts;
+    this.tenants = tenants;
+    this.limiter = BoundedSubjects.builder(parts.limiter(), InboundRequest.SCOPE)
+        .maxTracked(tenants.maxTracked())
+        .pinned(tenants.knownTenants().stream()
+            .map(id -> tenants.subject(InboundRequest.SCOPE, id)).collect(Collectors.toSet()))
+        .build();
+    this.baseLimits = limitsOf(tenants.limits());
+    tenants.knownTenants().forEach(id -> overrides.put(id, Optional.ofNullable(limitsOf(tenants.limitsFor(id)))));
+    this.unreadEstimate = parts.defaultMaxOutput() + InboundRequest.UNREAD_PROMPT_TOKENS;
+  }
+
+  /** What mode off answers every request: served as it came, charged to nobody, unbound. */
+  public static Admission passThrough() {
+    return InboundAdmission.unbound();
+  }
+
+  /** See {@link io.tollgate.gate.Gate#admitInbound}. */
+  public Admission admit(InboundRequest request) throws IOException {
+    Mode mode = parts.mode();
+    if (mode == Mode.OFF) {
+      return passThrough();
+    }
+    if (request.tenant().isEmpty()) {
+      return refuseTenant(mode, Decisions.MISSING_TENANT,
+          missingAnswers.computeIfAbsent(request.tenantSource(), InboundAnswers::missingTenant));
+    }
+    if (!TenantIdRule.isValid(request.tenant().get())) {
+      // the id is neither answered, logged nor traced: it may be a forged log line or 10 KB
+      return refuseTenant(mode, Decisions.INVALID_TENANT,
+          invalidAnswers.computeIfAbsent(request.tenantSource(), InboundAnswers::invalidTenant));
+    }
+    String tenant = tenants.normalize(request.tenant().get());
+    if (tenants.knownOnly() && !tenants.isKnown(tenant)) {
+      return refuseTenant(mode, Decisions.UNKNOWN_TENANT, InboundAnswers.unknownTenant());
+    }
+    Limits limits = limitsFor(tenant);
+    InboundTrace trace = InboundTrace.start(parts.telemetry, mode, tenants, tenant);
+    if (limits == null) { // this tenant is not limited: only bound, for its outbound calls
+      trace.unlimited();
+      return InboundAdmission.served(tenant, null, trace);
+    }
+    return limited(request, mode, tenant, limits, trace);
+  }
+
+  /** Inbound tenant ids charged on their own now ({@code tenants.max-tracked}). */
+  public int tracked() {
+    return limiter.tracked();
+  }
+
+  /** A request charged to nobody: refused with {@code answer}, or in shadow mode passed on unbound. */
+  private Admission refuseTenant(Mode mode, String decision, SyntheticResponse answer) {
+    InboundTrace.refusedTenant(parts.telemetry, mode, decision);
+    return mode == Mode.SHADOW ? InboundAdmission.unbound() : InboundAdmission.refused(answer, null, null);
+  }
+
+  private Admission limited(InboundRequest request, Mode mode, String tenant, Limits limits,
+      InboundTrace trace) throws IOException {
+    LlmProtocol protocol = parts.protocol(request.api());
+    boolean countsTokens = limits.capacity(Dimension.TOKENS) >= 0;
+    InboundBody body = countsTokens ? request.body().read() : InboundBody.unread();
+    LlmRequest llmRequest = countsTokens ? read(protocol, request.path(), body) : null;
+    long tokens = !countsTokens ? 0
+        : llmRequest != null ? llmRequest.estimate().totalTokens() : unreadEstimate;
+
+    Subject subject = tenants.subject(InboundRequest.SCOPE, tenant);
+    trace.estimated(llmRequest, tokens);
+    long start = System.nanoTime();
+    Decision decision = limiter.reserve(subject, limits, 1, tokens);
+    trace.decided(decision, tokens, System.nanoTime() - start);
+    if (!decision.allowed()) {
+      if (mode == Mode.ENFORCE) {
+        SyntheticResponse refusal = InboundAnswers.refusal(protocol, decision, tokens);
+        trace.ended(refusal.status()); // before the client can see the answer
+        return InboundAdmission.refused(refusal, tenant, decision);
+      }
+      reportShadowRefusal(subject, decision, tokens);
+      return InboundAdmission.served(tenant, decision, trace);
+    }
+    LongSupplier readSoFar = llmRequest != null && !body.lengthDeclared() && !body.isWhole()
+        ? body::knownLength : null;
+    List<Headers.Field> headers = mode == Mode.ENFORCE
+        ? InboundAnswers.limitHeaders(protocol, decision, tokens)
+        : List.of(); // shadow: the client sees what it would see without Tollgate
+    return InboundAdmission.admitted(tenant, decision, headers, trace,
+        new InboundAdmission.Settling(limiter, decision.reservation().orElseThrow(), protocol,
+            llmRequest, countsTokens, request.bodiless(), readSoFar));
+  }
+
+  /**
+   * What the held body asks for; null when the front end did not read one. A body held only in
+   * part gives its model and output cap as far as the held bytes have them, and its prompt by its
+   * size ({@link LlmProtocol#readRequestPrefix}).
+   */
+  private LlmRequest read(LlmProtocol protocol, String path, InboundBody body) {
+    if (!body.isRead()) {
+      return null;
+    }
+    LlmRequest read = read(protocol, path, body, parts.defaultMaxOutput());
+    if (read.endpoint() == LlmEndpoint.OTHER) {
+      // The app's own path (/api/ask): the front end serves LLM-backed URLs, so read it as chat.
+      read = read(protocol, CHAT_PATH, body, parts.defaultMaxOutput());
+    }
+    return read;
+  }
+
+  private static LlmRequest read(LlmProtocol protocol, String path, InboundBody body, long defaultMaxOutput) {
+    return body.isWhole()
+        ? protocol.readRequest(path, body.held(), defaultMaxOutput)
+        : protocol.readRequestPrefix(path, body.held(), body.knownLength(), defaultMaxOutput);
+  }
+
+  /** The limits of {@code tenant} (normalized), or null when it has none. */
+  private Limits limitsFor(String tenant) {
+    Optional<Limits> override = overrides.get(tenant);
+    return override != null ? override.orElse(null) : baseLimits;
+  }
+
+  private static Limits limitsOf(LimitsConfig config) {
+    return config.isEmpty() ? null : config.toLimits();
+  }
+
+  /** Shadow mode reports what enforcing would have refused: logged, at most once per 10 s. */
+  private void reportShadowRefusal(Subject subject, Decision decision, long tokens) {
+    long now = System.nanoTime();
+    long last = lastShadowLog.get();
+    if (now - last < SHADOW_LOG_INTERVAL || !lastShadowLog.compareAndSet(last, now)) {
+      unloggedShadowRefusals.incrementAndGet();
+      return;
+    }
+    long more = unloggedShadowRefusals.getAndSet(0);
+    RateLimitNotice notice = InboundAnswers.notice(decision, tokens);
+    LOG.log(Level.INFO, "shadow mode: a request of " + subject + " would have been refused on "
+        + notice.limitedBy().label() + (notice.neverFits() ? " (it can never fit)" : "")
+        + (more > 0 ? " (" + more + " more refusals since the last report)" : ""));
+  }
+}
