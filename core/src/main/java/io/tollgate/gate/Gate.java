@@ -59,12 +59,13 @@ import java.util.function.ToIntFunction;
  *
  * <pre>{@code
  * try (Gate gate = Gate.create(TollgateConfig.load(configLocation))) {
- *   OutboundRequest request = OutboundRequest.of("POST", url,
- *       Headers.of("content-type", "application/json"), json.getBytes());
- *   Transport<HttpResponse<InputStream>> transport = new JdkTransport(HttpClient.newHttpClient());
- *   CallResult<HttpResponse<InputStream>> result = gate.call(request, true, transport);
- *   // ...
+ *   // ... one gate for every call of the JVM; for each call:
  * }
+ * // ...
+ * OutboundRequest request = OutboundRequest.of("POST", url,
+ *     Headers.of("content-type", "application/json"), json.getBytes());
+ * Transport<HttpResponse<InputStream>> transport = new JdkTransport(HttpClient.newHttpClient());
+ * CallResult<HttpResponse<InputStream>> result = gate.call(request, true, transport);
  * }</pre>
  *
  * <p>The whole example, with its {@link Transport} over the JDK's {@code HttpClient}, is

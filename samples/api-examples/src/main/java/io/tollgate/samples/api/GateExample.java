@@ -13,6 +13,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A front end of one's own over the JDK's {@code HttpClient}: what the agent does for every client
@@ -22,23 +24,33 @@ public final class GateExample {
 
   private GateExample() {}
 
-  /** One chat call to {@code url} through the gate; the answer's status and body. */
-  public static String chat(String configLocation, URI url, String json) throws IOException {
+  /** {@code calls} chat calls to {@code url} through one gate; each answer's status and body. */
+  public static List<String> chats(String configLocation, URI url, String json, int calls)
+      throws IOException {
     try (Gate gate = Gate.create(TollgateConfig.load(configLocation))) {
-      OutboundRequest request = OutboundRequest.of("POST", url,
-          Headers.of("content-type", "application/json"), json.getBytes());
-      Transport<HttpResponse<InputStream>> transport = new JdkTransport(HttpClient.newHttpClient());
-      CallResult<HttpResponse<InputStream>> result = gate.call(request, true, transport);
-      if (result instanceof CallResult.Forwarded<HttpResponse<InputStream>> forwarded) {
-        try (InputStream body = forwarded.usage().wrap(forwarded.response().body())) {
-          return forwarded.response().statusCode() + " " + new String(body.readAllBytes());
-        }
-      } else if (result instanceof CallResult.Synthetic<HttpResponse<InputStream>> synthetic) {
-        SyntheticResponse refused = synthetic.response();
-        return refused.status() + " " + new String(refused.body());
+      List<String> answers = new ArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        answers.add(chat(gate, url, json));
       }
-      throw new IllegalStateException("a call result is forwarded or synthetic");
+      return answers;
     }
+  }
+
+  /** One chat call to {@code url} through {@code gate}: the answer's status and body. */
+  static String chat(Gate gate, URI url, String json) throws IOException {
+    OutboundRequest request = OutboundRequest.of("POST", url,
+        Headers.of("content-type", "application/json"), json.getBytes());
+    Transport<HttpResponse<InputStream>> transport = new JdkTransport(HttpClient.newHttpClient());
+    CallResult<HttpResponse<InputStream>> result = gate.call(request, true, transport);
+    if (result instanceof CallResult.Forwarded<HttpResponse<InputStream>> forwarded) {
+      try (InputStream body = forwarded.usage().wrap(forwarded.response().body())) {
+        return forwarded.response().statusCode() + " " + new String(body.readAllBytes());
+      }
+    } else if (result instanceof CallResult.Synthetic<HttpResponse<InputStream>> synthetic) {
+      SyntheticResponse refused = synthetic.response();
+      return refused.status() + " " + new String(refused.body());
+    }
+    throw new IllegalStateException("a call result is forwarded or synthetic");
   }
 
   /** Sends each attempt the gate plans; reads a refused answer's body before the next attempt. */

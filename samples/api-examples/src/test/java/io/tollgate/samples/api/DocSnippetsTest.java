@@ -14,10 +14,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Java snippet a user reads (the README's and docs/' {@code ```java} blocks, the core's
- * javadoc {@code <pre>{@code ...}} blocks) is code of this module, which the build compiles: its
- * lines, each stripped of its indentation, appear in this order in one example (a line that is
- * just {@code // ...} stands for code the snippet leaves out). A snippet whose API
+ * Every Java snippet a user reads (the README's and docs/' {@code ```java} blocks, the core's and
+ * the servlet filter's javadoc {@code <pre>{@code ...}} blocks) is code of this module, which the build compiles: its
+ * lines, each stripped of its indentation, appear in this order in one example (a line that
+ * begins with {@code // ...} stands for code the snippet leaves out). A snippet whose API
  * is renamed or removed thus fails the build instead of misleading its reader.
  */
 class DocSnippetsTest {
@@ -57,15 +57,19 @@ class DocSnippetsTest {
         snippets.add(new Snippet(ROOT.relativize(file).toString(), lines(blocks.group(1))));
       }
     }
-    try (Stream<Path> sources = Files.walk(ROOT.resolve("core/src/main/java"))) {
-      for (Path file : sources.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-        Matcher blocks = JAVADOC.matcher(Files.readString(file));
-        while (blocks.find()) {
-          String code = blocks.group(1).replaceAll("(?m)^\\s*\\* ?", "");
-          if (!code.strip().startsWith("<") && !code.lines().findFirst().orElse("")
-              .matches("[\\w-]+:.*")) { // XML and YAML examples are not Java
-            snippets.add(new Snippet(ROOT.relativize(file).toString(), lines(code)));
-          }
+    List<Path> javadoc = new ArrayList<>();
+    for (String module : List.of("core", "servlet-filter")) {
+      try (Stream<Path> sources = Files.walk(ROOT.resolve(module + "/src/main/java"))) {
+        sources.filter(p -> p.toString().endsWith(".java")).sorted().forEach(javadoc::add);
+      }
+    }
+    for (Path file : javadoc) {
+      Matcher blocks = JAVADOC.matcher(Files.readString(file));
+      while (blocks.find()) {
+        String code = blocks.group(1).replaceAll("(?m)^\\s*\\* ?", "");
+        if (!code.strip().startsWith("<") && !code.lines().findFirst().orElse("")
+            .matches("[\\w-]+:.*")) { // XML and YAML examples are not Java
+          snippets.add(new Snippet(ROOT.relativize(file).toString(), lines(code)));
         }
       }
     }
@@ -73,12 +77,15 @@ class DocSnippetsTest {
   }
 
   /**
-   * True when {@code example} holds {@code code}: its parts between lines that are just
+   * True when {@code example} holds {@code code}: its parts between lines that begin with
    * {@code // ...} (code left out of the snippet) appear whole and in that order.
    */
   private static boolean holds(String example, String code) {
     int from = 0;
-    for (String part : code.split("\n// \.\.\.\n")) {
+    for (String part : code.split("\n// \\.\\.\\.[^\n]*\n")) {
+      if (part.isBlank()) {
+        continue;
+      }
       String whole = (part.startsWith("\n") ? "" : "\n") + part + (part.endsWith("\n") ? "" : "\n");
       int at = example.indexOf(whole, from);
       if (at < 0) {
