@@ -16,6 +16,9 @@ import java.util.Objects;
  *
  * <pre>{@code
  * TollgateConfig config = TollgateConfigLoader.create().load("classpath:tollgate.yaml");
+ * }</pre>
+ *
+ * <pre>{@code
  * TollgateConfig config = TollgateConfigLoader.builder()
  *     .environment(Map.of("OPENAI_API_KEY", "sk-test"))
  *     .build()

@@ -58,10 +58,18 @@ import java.util.function.ToIntFunction;
  * answers a refusal, and settles from the response the app writes.
  *
  * <pre>{@code
- * Gate gate = Gate.create(TollgateConfig.load("classpath:tollgate.yaml"));
- * CallResult<HttpResponse<InputStream>> result = gate.call(request, transport);
- * Admission admission = gate.admitInbound(inboundRequest);
+ * try (Gate gate = Gate.create(TollgateConfig.load(configLocation))) {
+ *   // ... one gate for every call of the JVM; for each call:
+ * }
+ * // ...
+ * OutboundRequest request = OutboundRequest.of("POST", url,
+ *     Headers.of("content-type", "application/json"), json.getBytes());
+ * Transport<HttpResponse<InputStream>> transport = new JdkTransport(HttpClient.newHttpClient());
+ * CallResult<HttpResponse<InputStream>> result = gate.call(request, true, transport);
  * }</pre>
+ *
+ * <p>The whole example, with its {@link Transport} over the JDK's {@code HttpClient}, is
+ * {@code GateExample} in samples/api-examples.
  */
 public final class Gate implements AutoCloseable {
 

@@ -8,11 +8,24 @@ import java.util.Optional;
  * The circuit breaker of one provider. Ask before each call, report after it:
  *
  * <pre>{@code
- * ProviderBreaker breaker = breakers.breaker("openai");
- * if (!breaker.tryAcquirePermission()) { ... take a fallback ... }
- * ... call ...
- * breaker.onSuccess(latency);            // or onFailure(FailureKind.SERVER_ERROR), ...
+ * ProviderBreaker openai = breakers.breaker("openai");
+ * if (!openai.tryAcquirePermission()) {
+ *   Thread.sleep(breakers.switchOverDelay().toMillis());   // when the fleet opened it: see "Jitter"
+ *   return fallback.get();
+ * }
+ * long started = System.nanoTime();
+ * try {
+ *   String answer = call.get();
+ *   Duration latency = Duration.ofNanos(System.nanoTime() - started);
+ *   openai.onSuccess(latency);                       // or onFailure(FailureKind.RATE_LIMITED | SERVER_ERROR | TIMEOUT | CONNECTION)
+ *   return answer;
+ * } catch (RuntimeException e) {
+ *   openai.onFailure(FailureKind.CONNECTION);
+ *   throw e;
+ * }
  * }</pre>
+ *
+ * <p>(docs/breakers.md; {@code BreakerExample} in samples/api-examples.)
  *
  * <p>Closed, it counts consecutive failures; {@code failures} of them within {@code window} open
  * it for {@code open-for}. Then exactly one call, the probe, is permitted: its success closes the

@@ -19,9 +19,9 @@ import java.util.Optional;
  * resolver may return any string: the filter, not the resolver, enforces the rule.
  *
  * <pre>{@code
- * TenantResolver.header("X-Tenant-Id")        // the header's value
- * TenantResolver.apiKey("Authorization")      // a hash of the API key ("Bearer " dropped)
- * TenantResolver.principal()                  // the authenticated user's name
+ * TenantResolver byHeader = TenantResolver.header("X-Tenant-Id");  // the header's value
+ * TenantResolver byKey = TenantResolver.apiKey("Authorization");   // a hash of the API key ("Bearer " dropped)
+ * TenantResolver byUser = TenantResolver.principal();              // the authenticated user's name
  * }</pre>
  */
 @FunctionalInterface
