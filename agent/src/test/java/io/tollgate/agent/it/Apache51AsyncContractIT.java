@@ -6,32 +6,11 @@ import java.nio.file.Path;
  * {@link ClientContractIT} on Apache HttpClient 5.1 async: the oldest 5 supported, the one the
  * helpers are compiled against.
  */
-class Apache51AsyncContractIT extends ClientContractIT {
+class Apache51AsyncContractIT extends Apache5AsyncContractIT {
 
   @Override
   ForkedApp app(Path workDir) {
     return ForkedApp.client("apache-5-oldest", "io.tollgate.agent.it.app.ApacheAsync5App",
         workDir);
-  }
-
-  @Override
-  String read() {
-    return "future";
-  }
-
-  @Override
-  String readOtherwise() {
-    return "callback";
-  }
-
-  @Override
-  String instrumentation() {
-    return "apache-httpclient-5";
-  }
-
-  /** HttpClient 5's default retry strategy re-sends a 429 once, after its {@code Retry-After}. */
-  @Override
-  int retriesOf429() {
-    return 1;
   }
 }

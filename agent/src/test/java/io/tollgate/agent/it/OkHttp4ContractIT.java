@@ -2,29 +2,11 @@ package io.tollgate.agent.it;
 
 import java.nio.file.Path;
 
-/**
- * {@link ClientContractIT} on OkHttp 4.12: {@code execute}, {@code enqueue}, a body read as a
- * stream.
- */
-class OkHttp4ContractIT extends ClientContractIT {
+/** {@link ClientContractIT} on OkHttp 4.12, as on OkHttp 3.14. */
+class OkHttp4ContractIT extends OkHttp3ContractIT {
 
   @Override
   ForkedApp app(Path workDir) {
     return ForkedApp.okhttp("4", workDir);
-  }
-
-  @Override
-  String read() {
-    return "sync";
-  }
-
-  @Override
-  String readOtherwise() {
-    return "async";
-  }
-
-  @Override
-  String instrumentation() {
-    return "okhttp";
   }
 }
