@@ -129,11 +129,31 @@ public final class AgentBench {
       for (int i = 0; i < rows.size(); i++) {
         int row = (i + rep) % rows.size();
         Row startup = rows.get(row);
-        ForkedApp.Run run = ForkedApp.run(command(startup.setup(), startup.agentJar(),
-            configs.get(startup.setup()), url, true, 0, 0), work.resolve("stderr.txt"));
+        List<String> command = command(startup.setup(), startup.agentJar(),
+            configs.get(startup.setup()), url, true, 0, 0);
+        if (options.openAiStartupApp()) {
+          command = openAiApp(command, url.substring(0, url.length() - CHAT_PATH.length()));
+        }
+        ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
         report.startup(row, rep, run);
       }
     }
+  }
+
+  /** The OpenAI SDK's app in place of the per-call app, the JVM and agent options the same. */
+  private static List<String> openAiApp(List<String> latencyCommand, String baseUrl)
+      throws IOException {
+    List<String> command = new ArrayList<>(
+        latencyCommand.subList(0, latencyCommand.indexOf("-cp")));
+    Path app = Path.of("bench/openai-app/target");
+    List<String> classPath = new ArrayList<>(List.of(app.resolve("classes").toString()));
+    try (Stream<Path> jars = Files.list(app.resolve("app-libs"))) {
+      jars.filter(p -> p.toString().endsWith(".jar")).sorted()
+          .forEach(p -> classPath.add(p.toAbsolutePath().toString()));
+    }
+    command.addAll(List.of("-cp", String.join(java.io.File.pathSeparator, classPath),
+        "io.tollgate.bench.openaiapp.OpenAiStartupApp", baseUrl));
+    return command;
   }
 
   private List<String> command(Setup setup, Path agentJar, Path config, String url,

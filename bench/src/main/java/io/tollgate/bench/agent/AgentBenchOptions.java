@@ -19,13 +19,15 @@ import java.util.List;
  * --before-jar PATH       start-up also measured on this agent jar, side by side (before/after)
  * --otel-agent PATH       the OpenTelemetry Java agent of the start-up's anchor row; default
  *                         bench/target/otel-javaagent/opentelemetry-javaagent.jar
+ * --startup-app NAME      openai (default): the OpenAI Java SDK making one call
+ *                         (bench/openai-app); okhttp: the per-call app, plain OkHttp
  * --app-libs DIR          the OkHttp jars the app runs on; default bench/target/agent-app-libs
  * --quick                 --rounds 1 --warmup 2000 --calls 2000 --startups 2: checks the wiring
  * </pre>
  */
 record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolean latency,
     boolean paired, boolean startup, List<String> jvmOptions, Path agentJar, Path beforeJar,
-    Path otelAgentJar, Path appLibs) {
+    Path otelAgentJar, Path appLibs, boolean openAiStartupApp) {
 
   static AgentBenchOptions parse(String[] args) {
     int rounds = 3;
@@ -40,6 +42,7 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
     Path beforeJar = null;
     Path otelAgentJar = Path.of("bench/target/otel-javaagent/opentelemetry-javaagent.jar");
     Path appLibs = Path.of("bench/target/agent-app-libs");
+    boolean openAiStartupApp = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rounds" -> rounds = positive(args, ++i);
@@ -60,6 +63,13 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
         case "--agent-jar" -> agentJar = Path.of(value(args, ++i));
         case "--before-jar" -> beforeJar = Path.of(value(args, ++i));
         case "--otel-agent" -> otelAgentJar = Path.of(value(args, ++i));
+        case "--startup-app" -> {
+          String app = value(args, ++i);
+          if (!app.equals("openai") && !app.equals("okhttp")) {
+            throw new IllegalArgumentException("--startup-app takes openai or okhttp, was " + app);
+          }
+          openAiStartupApp = app.equals("openai");
+        }
         case "--app-libs" -> appLibs = Path.of(value(args, ++i));
         case "--quick" -> {
           rounds = 1;
@@ -70,11 +80,11 @@ record AgentBenchOptions(int rounds, int warmup, int calls, int startups, boolea
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; known: "
             + "--rounds N --warmup CALLS --calls CALLS --startups N --only latency,paired,startup "
             + "--jvm-option OPTION --agent-jar PATH --before-jar PATH --otel-agent PATH "
-            + "--app-libs DIR --quick");
+            + "--startup-app openai|okhttp --app-libs DIR --quick");
       }
     }
     return new AgentBenchOptions(rounds, warmup, calls, startups, latency, paired, startup,
-        List.copyOf(jvmOptions), agentJar, beforeJar, otelAgentJar, appLibs);
+        List.copyOf(jvmOptions), agentJar, beforeJar, otelAgentJar, appLibs, openAiStartupApp);
   }
 
   private static String value(String[] args, int i) {
