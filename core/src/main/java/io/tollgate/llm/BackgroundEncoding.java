@@ -29,9 +29,10 @@ final class BackgroundEncoding {
 
   /**
    * One daemon thread loads the encodings in turn, so that a JVM that is starting lends one core
-   * to them at most; it ends when there is nothing left to load.
+   * to them at most; it ends as soon as there is nothing left to load (no idle keep-alive: a
+   * container that undeploys a WAR names a thread still holding its loader as a leak).
    */
-  private static final Executor TOKENIZER_THREAD = new ThreadPoolExecutor(0, 1, 10,
+  private static final Executor TOKENIZER_THREAD = new ThreadPoolExecutor(0, 1, 0,
       TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
         Thread thread = new Thread(task, "tollgate-tokenizer-load");
         thread.setDaemon(true);
