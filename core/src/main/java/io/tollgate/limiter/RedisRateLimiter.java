@@ -1,9 +1,9 @@
 package io.tollgate.limiter;
 
-import io.tollgate.limiter.internal.LimitArgs;
 import io.tollgate.limiter.internal.Outcomes;
 import io.tollgate.limiter.internal.RedisKeys;
 import io.tollgate.limiter.internal.ReservationIds;
+import io.tollgate.limiter.internal.RunArgs;
 import io.tollgate.limiter.internal.StepResult;
 import io.tollgate.redis.LuaScript;
 import io.tollgate.redis.RedisScripts;
@@ -24,13 +24,19 @@ import java.util.Objects;
  * LocalLeases}): one script call takes a batch of permits, the decisions are made here, and what
  * was not spent goes back when the lease ends or this limiter closes.
  *
- * <p>{@link #settleEach} sends a batch of settles in one pipeline on a standalone Redis; on a
- * Cluster one by one, each routed by its own key. {@link #settleLater} settles at once: the queue
- * that batches settles in the background belongs to {@link ResilientRateLimiter}.
+ * <p>Redis keeps no record of a reservation: the {@link Reservation} is the record, settled or
+ * released once within the reservation TTL. A settle whose tokens match the estimate changes
+ * nothing and sends nothing; any other settle, and a release, is one adjust of the difference.
+ * Adjusts are applied at most once: a run whose reply was lost is never sent again, since a refund
+ * applied twice would admit more than the limits (see docs/limiter.md, "Settles").
+ *
+ * <p>{@link #settleEach} sends its adjusts in one pipeline per node. {@link #settleLater} settles
+ * at once: the queue that batches settles in the background belongs to {@link
+ * ResilientRateLimiter}.
  */
 final class RedisRateLimiter implements RateLimiter {
 
-  private static final LuaScript SCRIPT = LuaScript.load("limiter");
+  private static final LuaScript SCRIPT = LuaScript.loadSteps("limiter");
 
   private final RedisScripts redis;
   private final Duration reservationTtl;
@@ -60,20 +66,16 @@ final class RedisRateLimiter implements RateLimiter {
     if (limits.leases().isPresent()) {
       return leases.reserve(subject, limits, requests, tokens);
     }
-    String id = ReservationIds.next();
-    List<?> reply = (List<?>) eval(keys(subject, id), reserveArgs(limits, requests, tokens));
-    return reserved(subject, limits, id, requests, tokens, parse(reply));
+    List<?> reply = (List<?>) eval(keys(subject), args(RunArgs.reserve(limits, requests, tokens)));
+    return reserved(subject, limits, requests, tokens, parse(reply));
   }
 
-  private List<byte[]> reserveArgs(Limits limits, long requests, long tokens) {
-    return args(limits, "reserve", requests, tokens, reservationTtl.toMillis(), List.of());
-  }
-
-  /** The decision a reserve's reply gives; allowed, it holds the reservation the script recorded. */
-  private static Decision reserved(Subject subject, Limits limits, String id, long requests,
-      long tokens, StepResult result) {
+  /** The decision a reserve's reply gives; allowed, it holds what the script took. */
+  private Decision reserved(Subject subject, Limits limits, long requests, long tokens,
+      StepResult result) {
     Reservation reservation = result.outcome() == 1
-        ? new Reservation(id, subject, limits, requests, tokens, false)
+        ? new Reservation(ReservationIds.next(), subject, limits, requests, tokens,
+            result.nowMicros(), System.nanoTime() + reservationTtl.toNanos())
         : null;
     return Outcomes.decision(limits, result, false, reservation);
   }
@@ -95,13 +97,10 @@ final class RedisRateLimiter implements RateLimiter {
 
   /** {@link #reserveAll} for charges {@link #pipelinesReserves} said yes to. */
   JointDecision reserveAllPipelined(List<Charge> charges, long requests, long tokens) {
-    List<String> ids = new ArrayList<>(charges.size());
     List<RedisScripts.Call> calls = new ArrayList<>(charges.size());
     for (Charge charge : charges) {
-      String id = ReservationIds.next();
-      ids.add(id);
-      calls.add(new RedisScripts.Call(keys(charge.subject(), id),
-          reserveArgs(charge.limits(), requests, tokens)));
+      calls.add(new RedisScripts.Call(keys(charge.subject()),
+          args(RunArgs.reserve(charge.limits(), requests, tokens))));
     }
     List<Object> replies = redis.evalAll(SCRIPT, calls);
     List<Decision> decisions = new ArrayList<>(charges.size());
@@ -109,7 +108,7 @@ final class RedisRateLimiter implements RateLimiter {
     for (int i = 0; i < charges.size(); i++) {
       Charge charge = charges.get(i);
       List<?> reply = (List<?>) replies.get(i);
-      Decision decision = reserved(charge.subject(), charge.limits(), ids.get(i), requests, tokens,
+      Decision decision = reserved(charge.subject(), charge.limits(), requests, tokens,
           parse(reply));
       decisions.add(decision);
       if (!decision.allowed() && firstDenial < 0) {
@@ -141,41 +140,34 @@ final class RedisRateLimiter implements RateLimiter {
 
   @Override
   public boolean settle(Reservation reservation, long actualTokens) {
-    if (actualTokens < 0) {
-      throw new IllegalArgumentException("actual tokens must be >= 0, was " + actualTokens);
-    }
-    if (reservation.leased()) {
-      return leases.settle(reservation, actualTokens);
-    }
-    return parse(run(reservation.subject(), reservation.id(), reservation.limits(), "settle",
-        actualTokens, 0, 0, List.of())).outcome() == 1;
+    return settleEach(List.of(new Settlement(reservation, actualTokens))) == 1;
   }
 
-  /** Leased ones in this JVM; the others in one pipeline on a standalone Redis (see the class). */
+  /**
+   * Leased ones in this JVM; the others as adjusts of what differs from the estimate, sent
+   * together (see the class).
+   */
   @Override
   public int settleEach(List<Settlement> settlements) {
     int applied = 0;
-    List<Settlement> recorded = new ArrayList<>(settlements.size());
-    for (Settlement settlement : settlements) {
-      if (settlement.reservation().leased()) {
-        applied += settle(settlement.reservation(), settlement.actualTokens()) ? 1 : 0;
-      } else {
-        recorded.add(settlement);
-      }
-    }
-    return recorded.isEmpty() ? applied : applied + settleRecorded(recorded);
-  }
-
-  private int settleRecorded(List<Settlement> settlements) {
-    List<RedisScripts.Call> calls = new ArrayList<>(settlements.size());
+    List<RedisScripts.Call> adjusts = new ArrayList<>();
     for (Settlement settlement : settlements) {
       Reservation reservation = settlement.reservation();
-      calls.add(new RedisScripts.Call(keys(reservation.subject(), reservation.id()),
-          args(reservation.limits(), "settle", settlement.actualTokens(), 0, 0, List.of())));
+      long actualTokens = settlement.actualTokens();
+      if (actualTokens < 0) {
+        throw new IllegalArgumentException("actual tokens must be >= 0, was " + actualTokens);
+      }
+      if (reservation.leased()) {
+        applied += leases.settle(reservation, actualTokens) ? 1 : 0;
+      } else if (reservation.useOnce(System.nanoTime())) {
+        applied++;
+        if (actualTokens != reservation.tokens()) {
+          adjusts.add(adjust(reservation, 0, actualTokens - reservation.tokens()));
+        }
+      }
     }
-    int applied = 0;
-    for (Object reply : redis.evalAll(SCRIPT, calls)) {
-      applied += parse((List<?>) reply).outcome() == 1 ? 1 : 0;
+    if (!adjusts.isEmpty()) {
+      redis.evalAll(SCRIPT, adjusts);
     }
     return applied;
   }
@@ -185,8 +177,18 @@ final class RedisRateLimiter implements RateLimiter {
     if (reservation.leased()) {
       return leases.release(reservation);
     }
-    return parse(run(reservation.subject(), reservation.id(), reservation.limits(), "release", 0, 0,
-        0, List.of())).outcome() == 1;
+    if (!reservation.useOnce(System.nanoTime())) {
+      return false;
+    }
+    redis.evalAll(SCRIPT,
+        List.of(adjust(reservation, -reservation.requests(), -reservation.tokens())));
+    return true;
+  }
+
+  /** Adds {@code requests} and {@code tokens} (signed) to what {@code reservation} took. */
+  private static RedisScripts.Call adjust(Reservation reservation, long requests, long tokens) {
+    return new RedisScripts.Call(keys(reservation.subject()), args(RunArgs.adjust(
+        reservation.limits(), requests, tokens, reservation.takenAtMicros)));
   }
 
   /** Requests this JVM holds leased for {@code subject} under {@code limits} now. */
@@ -194,33 +196,12 @@ final class RedisRateLimiter implements RateLimiter {
     return leases.leasedRequests(subject, limits);
   }
 
-  /** Runs the script; {@code id} names the reservation record, null for ops that keep none. */
-  private List<?> run(Subject subject, String id, Limits limits, String op, long first,
-      long second, long third, List<String> more) {
-    return (List<?>) eval(keys(subject, id), args(limits, op, first, second, third, more));
+  private static List<byte[]> keys(Subject subject) {
+    return List.of(RedisKeys.stateKey(subject).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static List<byte[]> keys(Subject subject, String id) {
-    byte[] state = RedisKeys.stateKey(subject).getBytes(StandardCharsets.UTF_8);
-    return id == null
-        ? List.of(state)
-        : List.of(state, RedisKeys.recordKey(subject, id).getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** op, three numbers, the limits (encoded once per set, {@link LimitArgs}), then {@code more}. */
-  private static List<byte[]> args(Limits limits, String op, long first, long second, long third,
-      List<String> more) {
-    List<byte[]> limitArgs = LimitArgs.of(limits);
-    List<byte[]> args = new ArrayList<>(4 + limitArgs.size() + more.size());
-    args.add(op.getBytes(StandardCharsets.US_ASCII));
-    args.add(LimitArgs.number(first));
-    args.add(LimitArgs.number(second));
-    args.add(LimitArgs.number(third));
-    args.addAll(limitArgs);
-    for (String arg : more) {
-      args.add(arg.getBytes(StandardCharsets.UTF_8));
-    }
-    return args;
+  private static List<byte[]> args(byte[] run) {
+    return List.of(run);
   }
 
   private Object eval(List<byte[]> keys, List<byte[]> args) {
@@ -242,9 +223,8 @@ final class RedisRateLimiter implements RateLimiter {
     @Override
     public Grant lease(Subject subject, Limits limits, long requests, long tokens, long wantRequests,
         long wantTokens, long giveRequests, long giveTokens, long givenAtMicros) {
-      List<?> reply = run(subject, null, limits, "lease", requests, tokens, 0, List.of(
-          Long.toString(wantRequests), Long.toString(wantTokens), Long.toString(giveRequests),
-          Long.toString(giveTokens), Long.toString(givenAtMicros)));
+      List<?> reply = (List<?>) eval(keys(subject), args(RunArgs.lease(limits, requests, tokens,
+          wantRequests, wantTokens, giveRequests, giveTokens, givenAtMicros)));
       int perLimit = limits.all().size() * 2;
       StepResult result = parse(reply.subList(0, 3 + perLimit));
       if (result.outcome() != 1) {
@@ -256,7 +236,9 @@ final class RedisRateLimiter implements RateLimiter {
     @Override
     public void adjust(Subject subject, Limits limits, long requests, long tokens,
         long takenAtMicros) {
-      run(subject, null, limits, "adjust", requests, tokens, takenAtMicros, List.of());
+      // a give-back: at most once, like a settle's refund
+      redis.evalAll(SCRIPT, List.of(new RedisScripts.Call(keys(subject),
+          args(RunArgs.adjust(limits, requests, tokens, takenAtMicros)))));
     }
   }
 

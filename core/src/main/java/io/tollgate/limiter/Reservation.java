@@ -26,26 +26,41 @@ public final class Reservation {
   private final long requests;
   private final long tokens;
   private final boolean local;
-  /** The lease this was served from; null when the backend keeps a record of it instead. */
+  /** The lease this was served from, or null. */
   final Lease lease;
-  /** For a leased reservation: until when (System.nanoTime) it may be settled or released. */
+  /** When the shared limiter took it (server time, µs), for a reservation held without a record. */
+  final long takenAtMicros;
+  /**
+   * For a reservation the backend keeps no record of (leased, or taken in Redis): until when
+   * (System.nanoTime) it may be settled or released.
+   */
   final long usableUntilNanos;
   @SuppressWarnings("unused") // through USED
   private volatile boolean used;
 
+  /** A reservation the backend keeps a record of (in memory). */
   Reservation(String id, Subject subject, Limits limits, long requests, long tokens, boolean local) {
-    this(id, subject, limits, requests, tokens, local, null, 0);
+    this(id, subject, limits, requests, tokens, local, null, 0, 0);
   }
 
   /** A reservation served from {@code lease}: this JVM alone knows of it. */
   Reservation(String id, Subject subject, Limits limits, long requests, long tokens, Lease lease,
       long usableUntilNanos) {
-    this(id, subject, limits, requests, tokens, false, Objects.requireNonNull(lease, "lease"),
+    this(id, subject, limits, requests, tokens, false, Objects.requireNonNull(lease, "lease"), 0,
         usableUntilNanos);
   }
 
+  /**
+   * A reservation taken in Redis at {@code takenAtMicros} (server time): Redis keeps no record of
+   * it, this object is the record.
+   */
+  Reservation(String id, Subject subject, Limits limits, long requests, long tokens,
+      long takenAtMicros, long usableUntilNanos) {
+    this(id, subject, limits, requests, tokens, false, null, takenAtMicros, usableUntilNanos);
+  }
+
   private Reservation(String id, Subject subject, Limits limits, long requests, long tokens,
-      boolean local, Lease lease, long usableUntilNanos) {
+      boolean local, Lease lease, long takenAtMicros, long usableUntilNanos) {
     this.id = Objects.requireNonNull(id, "id");
     this.subject = Objects.requireNonNull(subject, "subject");
     this.limits = Objects.requireNonNull(limits, "limits");
@@ -53,18 +68,19 @@ public final class Reservation {
     this.tokens = tokens;
     this.local = local;
     this.lease = lease;
+    this.takenAtMicros = takenAtMicros;
     this.usableUntilNanos = usableUntilNanos;
   }
 
   /**
-   * Marks a leased reservation settled or released; true only the first time, and only within its
-   * TTL: the same exactly-once rule the backend's records give the others.
+   * Marks a reservation held without a record settled or released; true only the first time, and
+   * only within its TTL: the same exactly-once rule the in-memory backend's records give.
    */
   boolean useOnce(long nowNanos) {
     return nowNanos - usableUntilNanos < 0 && USED.compareAndSet(this, false, true);
   }
 
-  /** Unique per reservation; names its record in the backend. */
+  /** Unique per reservation. */
   public String id() {
     return id;
   }

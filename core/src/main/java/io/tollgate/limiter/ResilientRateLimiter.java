@@ -181,8 +181,8 @@ final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
   }
 
   /**
-   * A settle or release that cannot reach Redis is dropped: the estimate stays charged until the
-   * record expires, which errs on the side of the limit.
+   * A settle or release that cannot reach Redis is dropped: the estimate stays charged, which errs
+   * on the side of the limit.
    *
    * @return what {@code call} returned (how many were applied), 0 when dropped
    */

@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * or the queue is closed: the caller then settles on its own thread, as without a queue, so a
  * settle is never lost for want of room and never waits for room. {@link #close} waits until what
  * was handed over is applied, at most its bound; what is left then is dropped and logged, its
- * estimates charged until their records expire, as for a settle that cannot reach Redis.
+ * estimates charged, as for a settle that cannot reach Redis.
  *
  * <p>{@link ResilientRateLimiter} alone makes and closes one (see there why).
  */

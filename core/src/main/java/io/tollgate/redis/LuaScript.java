@@ -8,7 +8,14 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** A script from {@code lua/}, read from the classpath once, with the SHA-1 that EVALSHA names. */
+/**
+ * A script from {@code lua/}, read from the classpath once, with the SHA-1 that EVALSHA names.
+ *
+ * <p>A script {@linkplain #loadSteps made of steps} runs a batch of independent steps per call:
+ * step i on {@code KEYS[i]} with {@code ARGV[i]}, its reply the list of the steps' replies. Each
+ * {@link RedisScripts.Call} to it is one step (one key, one argument), and the port may send the
+ * steps of many calls together.
+ */
 public final class LuaScript {
 
   private static final String RESOURCE_DIRECTORY = "/io/tollgate/lua/";
@@ -20,8 +27,11 @@ public final class LuaScript {
   private final byte[] sourceBytes;
   private final byte[] sha1Bytes;
 
-  private LuaScript(String name, String source, String sha1) {
+  private final boolean steps;
+
+  private LuaScript(String name, String source, String sha1, boolean steps) {
     this.name = name;
+    this.steps = steps;
     this.source = source;
     this.sha1 = sha1;
     this.sourceBytes = source.getBytes(StandardCharsets.UTF_8);
@@ -30,8 +40,17 @@ public final class LuaScript {
 
   /** Loads {@code lua/<name>.lua} as packaged in the core jar, and hashes it. */
   public static LuaScript load(String name) {
+    return load(name, false);
+  }
+
+  /** As {@link #load}, for a script made of steps (see the class). */
+  public static LuaScript loadSteps(String name) {
+    return load(name, true);
+  }
+
+  private static LuaScript load(String name, boolean steps) {
     String source = resource(RESOURCE_DIRECTORY + name + ".lua");
-    return new LuaScript(name, source, sha1(source));
+    return new LuaScript(name, source, sha1(source), steps);
   }
 
   private static String resource(String path) {
@@ -65,6 +84,11 @@ public final class LuaScript {
 
   public String sha1() {
     return sha1;
+  }
+
+  /** True for a script made of steps (see the class). */
+  public boolean steps() {
+    return steps;
   }
 
   byte[] sourceBytes() {

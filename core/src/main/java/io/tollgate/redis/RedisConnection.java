@@ -40,6 +40,8 @@ public final class RedisConnection implements RedisScripts, AutoCloseable {
   private final Settings settings;
   private final AtomicReference<CompletableFuture<UnifiedJedis>> attempt = new AtomicReference<>();
   private volatile UnifiedJedis client;
+  /** The steps many threads ask of a standalone Redis, sent together; null on a Cluster. */
+  private volatile SharedSteps shared;
   private volatile boolean closed;
 
   private RedisConnection(Settings settings) {
@@ -148,9 +150,17 @@ public final class RedisConnection implements RedisScripts, AutoCloseable {
     }
   }
 
+  /**
+   * A step of a script made of steps goes, on a standalone Redis, with the steps other threads ask
+   * at the time ({@link SharedSteps}).
+   */
   @Override
   public Object eval(LuaScript script, List<byte[]> keys, List<byte[]> args) {
-    return ScriptRuns.eval(client(), script, keys, args);
+    UnifiedJedis redis = client();
+    SharedSteps together = shared;
+    return together != null && script.steps()
+        ? together.eval(script, new Call(keys, args))
+        : ScriptRuns.eval(redis, script, keys, args);
   }
 
   @Override
@@ -199,6 +209,7 @@ public final class RedisConnection implements RedisScripts, AutoCloseable {
           attempt.completeExceptionally(new IllegalStateException("the Redis connection is closed"));
           return;
         }
+        shared = made instanceof PooledRedis ? new SharedSteps(made) : null;
         client = made;
       }
       attempt.complete(made);
@@ -232,6 +243,7 @@ public final class RedisConnection implements RedisScripts, AutoCloseable {
     if (client != null) {
       client.close();
       client = null;
+      shared = null;
     }
   }
 

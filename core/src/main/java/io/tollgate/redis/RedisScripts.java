@@ -20,7 +20,8 @@ public interface RedisScripts {
   /**
    * Runs {@code script} on {@code keys} with {@code args}.
    *
-   * @return the script's reply: a {@code Long}, a {@code byte[]} or a {@code List} of them
+   * @return the script's reply: a {@code Long}, a {@code byte[]} or a {@code List} of them; for a
+   *     script made of steps ({@link LuaScript#loadSteps}), the reply of the one step
    */
   Object eval(LuaScript script, List<byte[]> keys, List<byte[]> args);
 
@@ -31,9 +32,11 @@ public interface RedisScripts {
   boolean pipelines();
 
   /**
-   * Runs {@code script} once per call, in order: in one pipeline on a standalone Redis, one by
-   * one on a Cluster (a Cluster pipeline follows no redirection). A run of the pipeline that met
-   * NOSCRIPT did not happen, and is sent again alone, whole.
+   * Runs {@code script} at most once per call: on a standalone Redis the steps of a script made of
+   * steps as one call, any other script's calls in one pipeline; on a Cluster one pipeline per
+   * node. Nothing is sent twice (no retry after a timeout, no redirection followed), so a run that
+   * changes a count is never applied twice; a run that met NOSCRIPT did not happen, and is sent
+   * again, whole.
    *
    * @return each call's reply, in the order of {@code calls}
    */

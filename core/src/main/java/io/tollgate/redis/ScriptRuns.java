@@ -1,7 +1,10 @@
 package io.tollgate.redis;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import redis.clients.jedis.ClusterPipeline;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
@@ -16,41 +19,115 @@ final class ScriptRuns {
 
   private ScriptRuns() {}
 
+  /** One call; for a script made of steps, the reply of its one step. */
   static Object eval(UnifiedJedis redis, LuaScript script, List<byte[]> keys, List<byte[]> args) {
+    Object reply;
     try {
-      return redis.evalsha(script.sha1Bytes(), keys, args);
+      reply = redis.evalsha(script.sha1Bytes(), keys, args);
     } catch (JedisNoScriptException e) {
       // Routed by the same key, EVAL reaches the node that said NOSCRIPT and caches the script.
-      return redis.eval(script.sourceBytes(), keys, args);
+      reply = redis.eval(script.sourceBytes(), keys, args);
+    }
+    return script.steps() ? ((List<?>) reply).get(0) : reply;
+  }
+
+  /**
+   * Each call once (see {@link RedisScripts#evalAll}).
+   *
+   * @throws RuntimeException the first run's failure, once every run was sent
+   */
+  static List<Object> evalAll(UnifiedJedis redis, LuaScript script, List<RedisScripts.Call> calls) {
+    List<Object> replies = replies(redis, script, calls);
+    for (Object reply : replies) {
+      if (reply instanceof RuntimeException failure) {
+        throw failure;
+      }
+    }
+    return replies;
+  }
+
+  /**
+   * Each call once, nothing sent twice: the steps of a script made of steps in one call on a
+   * standalone Redis; otherwise one pipeline on a standalone client, one pipeline per node on a
+   * Cluster (which follows no redirection and retries nothing). A call that met NOSCRIPT did not
+   * happen and goes again, whole. A call that failed alone (a script error, a refused write) has
+   * its exception in its place among the replies; a failure of the whole round trip is thrown.
+   */
+  static List<Object> replies(UnifiedJedis redis, LuaScript script, List<RedisScripts.Call> calls) {
+    if (script.steps() && redis instanceof PooledRedis) {
+      return together(redis, script, calls);
+    }
+    Object[] replies = new Object[calls.size()];
+    List<Integer> unknown = new ArrayList<>();
+    List<Response<Object>> sent = pipelined(redis, script, false, calls);
+    for (int i = 0; i < replies.length; i++) {
+      replies[i] = reply(script, sent.get(i));
+      if (replies[i] instanceof JedisNoScriptException) {
+        unknown.add(i);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      List<Response<Object>> resent =
+          pipelined(redis, script, true, unknown.stream().map(calls::get).toList());
+      for (int i = 0; i < unknown.size(); i++) {
+        replies[unknown.get(i)] = reply(script, resent.get(i));
+      }
+    }
+    return Arrays.asList(replies);
+  }
+
+  /** The steps of {@code calls} as one call of the script: every key, every argument, in order. */
+  private static List<Object> together(UnifiedJedis redis, LuaScript script,
+      List<RedisScripts.Call> calls) {
+    List<byte[]> keys = new ArrayList<>(calls.size());
+    List<byte[]> args = new ArrayList<>(calls.size());
+    for (RedisScripts.Call call : calls) {
+      keys.addAll(call.keys());
+      args.addAll(call.args());
+    }
+    Object reply;
+    try {
+      reply = redis.evalsha(script.sha1Bytes(), keys, args);
+    } catch (JedisNoScriptException e) {
+      reply = redis.eval(script.sourceBytes(), keys, args);
+    }
+    @SuppressWarnings("unchecked")
+    List<Object> replies = (List<Object>) reply;
+    return replies;
+  }
+
+  private static Object reply(LuaScript script, Response<Object> response) {
+    try {
+      Object reply = response.get();
+      return script.steps() ? ((List<?>) reply).get(0) : reply;
+    } catch (RuntimeException failure) {
+      return failure;
     }
   }
 
-  /** One pipeline on a pooled standalone client; one by one on a Cluster (see the port). */
-  static List<Object> evalAll(UnifiedJedis redis, LuaScript script, List<RedisScripts.Call> calls) {
-    List<Object> replies = new ArrayList<>(calls.size());
-    if (!(redis instanceof PooledRedis pooled) || calls.size() < 2) {
-      for (RedisScripts.Call call : calls) {
-        replies.add(eval(redis, script, call.keys(), call.args()));
-      }
-      return replies;
-    }
+  /** EVALSHA, or EVAL of the whole script, of each call in one pipeline (per node). */
+  private static List<Response<Object>> pipelined(UnifiedJedis redis, LuaScript script,
+      boolean whole, List<RedisScripts.Call> calls) {
     List<Response<Object>> responses = new ArrayList<>(calls.size());
-    try (Pipeline pipeline = pooled.pipeline()) {
+    if (redis instanceof PooledRedis pooled) {
+      try (Pipeline pipeline = pooled.pipeline()) {
+        for (RedisScripts.Call call : calls) {
+          responses.add(whole
+              ? pipeline.eval(script.sourceBytes(), call.keys(), call.args())
+              : pipeline.evalsha(script.sha1Bytes(), call.keys(), call.args()));
+        }
+        pipeline.sync();
+      }
+      return responses;
+    }
+    try (ClusterPipeline pipeline = ((JedisCluster) redis).pipelined()) {
       for (RedisScripts.Call call : calls) {
-        responses.add(pipeline.evalsha(script.sha1Bytes(), call.keys(), call.args()));
+        responses.add(whole
+            ? pipeline.eval(script.sourceBytes(), call.keys(), call.args())
+            : pipeline.evalsha(script.sha1Bytes(), call.keys(), call.args()));
       }
       pipeline.sync();
     }
-    for (int i = 0; i < calls.size(); i++) {
-      Object reply;
-      try {
-        reply = responses.get(i).get();
-      } catch (JedisNoScriptException e) {
-        // that run did not happen: sent alone, EVAL runs it and caches the script again
-        reply = pooled.eval(script.sourceBytes(), calls.get(i).keys(), calls.get(i).args());
-      }
-      replies.add(reply);
-    }
-    return replies;
+    return responses;
   }
 }

@@ -51,9 +51,8 @@ class RedisScriptTest {
         100).reservation().orElseThrow();
 
     Set<String> keys = jedis.keys("*");
-    assertThat(keys).containsExactlyInAnyOrder(
-        "tg:" + subject.hashTag() + ":s",
-        "tg:" + subject.hashTag() + ":r:" + reservation.id());
+    assertThat(reservation.tokens()).isEqualTo(100);
+    assertThat(keys).containsExactly("tg:" + subject.hashTag() + ":s"); // no record per call
     assertThat(String.join(" ", keys)).doesNotContain("secret").doesNotContain("\n");
     assertThat(keys).allSatisfy(key -> assertThat(
         redis.clients.jedis.util.JedisClusterCRC16.getSlot(key))
@@ -83,7 +82,7 @@ class RedisScriptTest {
 
     Long bytes = jedis.memoryUsage(RedisKeys.stateKey(subject));
 
-    assertThat(jedis.keys("*")).hasSize(1); // the settled record is gone
+    assertThat(jedis.keys("*")).hasSize(1);
     assertThat(bytes).isLessThanOrEqualTo(256L);
   }
 
@@ -101,13 +100,28 @@ class RedisScriptTest {
   }
 
   @Test
-  void aReservationRecordExpiresWithItsTtl() {
-    Subject subject = Subject.of("tenant", "record");
-    Reservation reservation = limiter.reserve(subject, Limits.of(Limit.tokens(1000, Duration.ofDays(1))),
-        100).reservation().orElseThrow();
+  void aSettleThatMatchesTheEstimateSendsNothingAndADifferentOneIsAppliedOnce() {
+    Subject subject = Subject.of("tenant", "settle");
+    Limits limits = Limits.of(Limit.tokens(1000, Duration.ofDays(1)));
+    Reservation exact = limiter.reserve(subject, limits, 100).reservation().orElseThrow();
+    Reservation over = limiter.reserve(subject, limits, 100).reservation().orElseThrow();
+    long runs = scriptRuns();
 
-    long ttl = jedis.pttl(RedisKeys.recordKey(subject, reservation.id()));
+    assertThat(limiter.settle(exact, 100)).isTrue();
+    assertThat(scriptRuns()).isEqualTo(runs);
 
-    assertThat(ttl).isCloseTo(30_000L, within(1_000L));
+    assertThat(limiter.settle(over, 40)).isTrue();
+    assertThat(limiter.settle(over, 40)).isFalse();
+    assertThat(limiter.release(over)).isFalse();
+    assertThat(scriptRuns()).isEqualTo(runs + 1);
+    // 1000 - 100 - 40 left, less the 1 token this reserve takes
+    assertThat(limiter.reserve(subject, limits, 1).remainingTokens()).isEqualTo(859);
+  }
+
+  private long scriptRuns() {
+    return jedis.info("commandstats").lines()
+        .filter(line -> line.startsWith("cmdstat_evalsha:"))
+        .mapToLong(line -> Long.parseLong(line.replaceAll("^cmdstat_evalsha:calls=(\\d+),.*", "$1")))
+        .sum();
   }
 }

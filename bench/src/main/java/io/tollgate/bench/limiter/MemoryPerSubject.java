@@ -9,7 +9,6 @@ import io.tollgate.limiter.internal.RedisKeys;
 import io.tollgate.redis.RedisConnection;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -44,18 +43,13 @@ final class MemoryPerSubject {
     Subject subject = Subject.of("tenant", "memory-probe");
     Decision decision = RateLimiter.redis(tollgate)
         .reserve(subject, Workload.limits(), 1, Workload.ESTIMATE);
+    if (!decision.allowed()) {
+      throw new IllegalStateException("the memory probe's reserve was denied: " + decision);
+    }
     String state = RedisKeys.stateKey(subject);
     rows.add(new Row(TOLLGATE_STATE, bytes(redis, state),
         "one hash: " + redis.hlen(state) + " fields, " + redis.objectEncoding(state)
-            + " encoding"));
-    // The record lives only between reserve and settle/release (or its 10 min TTL).
-    Set<String> records = redis.keys("tg:" + subject.hashTag() + ":r:*");
-    long recordBytes = 0;
-    for (String record : records) {
-      recordBytes += bytes(redis, record);
-    }
-    rows.add(new Row("Tollgate reservation record, per call in flight", recordBytes,
-        decision.allowed() ? "a string, deleted by settle or release" : "reserve was denied?"));
+            + " encoding; no record per call in flight"));
   }
 
   private static void bucket4j(UnifiedJedis redis, List<Row> rows) {

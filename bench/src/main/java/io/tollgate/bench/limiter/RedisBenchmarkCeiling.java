@@ -1,15 +1,11 @@
 package io.tollgate.bench.limiter;
 
-import io.tollgate.limiter.Algorithm;
-import io.tollgate.limiter.Dimension;
-import io.tollgate.limiter.Limit;
 import io.tollgate.redis.LuaScript;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,21 +14,16 @@ import java.util.regex.Pattern;
 import redis.clients.jedis.Jedis;
 
 /**
- * The raw ceiling: {@code redis-benchmark} (C, one event loop, no client library) sending the same
- * EVALSHA of limiter.lua that {@code RedisRateLimiter.reserve} sends, with the same arguments, to
- * the same server, {@code -c} connections standing for our threads.
- *
- * <p>redis-benchmark replaces every {@code __rand_int__} with its own random 12-digit number below
- * {@code -r}: the state key draws from the same 10,000 subjects as the Java scenarios, and the
- * record key has two of them (10^8 names), so nearly every call writes a fresh record, as a real
- * reserve does. Key lengths match the real ones (20-character subject digest, 22-character id).
+ * The raw ceiling of one script call: {@code redis-benchmark} (C, one event loop, no client
+ * library) sending EVALSHA of {@code return 1} on a subject's key to the same server, {@code -c}
+ * connections standing for our threads. (The limiter's own arguments are packed binary, which
+ * redis-benchmark cannot send.)
  */
 final class RedisBenchmarkCeiling implements Contender {
 
-  static final String NAME = "redis-benchmark EVALSHA (ceiling)";
+  static final String NAME = "redis-benchmark EVALSHA return 1 (ceiling)";
 
-  private static final LuaScript SCRIPT = LuaScript.load("limiter");
-  private static final long RESERVATION_TTL_MILLIS = Duration.ofMinutes(10).toMillis();
+  private static final String SCRIPT = "return 1";
   private static final int CALIBRATION_CALLS = 20_000;
 
   private static final Pattern THROUGHPUT =
@@ -62,7 +53,7 @@ final class RedisBenchmarkCeiling implements Contender {
   @Override
   public Measurement measure(int connections, Duration warmup, Duration measure) {
     try (Jedis admin = server.jedis()) {
-      admin.scriptLoad(SCRIPT.source());
+      admin.scriptLoad(SCRIPT);
       long calls = callsPerRun.computeIfAbsent(connections, c -> Math.max(CALIBRATION_CALLS,
           Math.round(benchmark(c, CALIBRATION_CALLS).throughput() * measure.toMillis() / 1000.0)));
 
@@ -86,26 +77,11 @@ final class RedisBenchmarkCeiling implements Contender {
 
   /** The redis-benchmark command line, for the docs and the report. */
   List<String> command(int connections, long calls) {
-    List<String> command = new ArrayList<>(List.of("redis-benchmark",
+    return List.of("redis-benchmark",
         "-h", server.host(), "-p", Integer.toString(server.port()),
         "-c", Integer.toString(connections), "-n", Long.toString(calls),
         "-r", Integer.toString(Workload.SUBJECTS),
-        "EVALSHA", SCRIPT.sha1(), "2",
-        "tg:{tenant:benchmk0__rand_int__}:s",
-        "tg:{tenant:benchmk0__rand_int__}:r:__rand_int____rand_int__",
-        "reserve", "1", Long.toString(Workload.ESTIMATE), Long.toString(RESERVATION_TTL_MILLIS)));
-    List<Limit> limits = Workload.limits().all();
-    command.add(Integer.toString(limits.size()));
-    // The same groups of six RedisRateLimiter sends; see the header of lua/limiter.lua.
-    for (Limit limit : limits) {
-      command.add(limit.stateField());
-      command.add(limit.dimension() == Dimension.REQUESTS ? "0" : "1");
-      command.add(limit.algorithm() == Algorithm.TOKEN_BUCKET ? "0" : "1");
-      command.add(Long.toString(limit.capacity()));
-      command.add(Long.toString(limit.windowTicks()));
-      command.add(Long.toString(limit.tickMicros()));
-    }
-    return command;
+        "EVALSHA", LuaScript.sha1(SCRIPT), "1", "tg:{tenant:benchmk0__rand_int__}:s");
   }
 
   private Output benchmark(int connections, long calls) {

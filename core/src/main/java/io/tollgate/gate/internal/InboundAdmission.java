@@ -154,7 +154,7 @@ final class InboundAdmission implements Admission {
     try {
       settling.limiter.settle(settling.reservation, tokens);
     } catch (RuntimeException e) {
-      // The response is gone already; the reservation keeps its estimate until its record expires.
+      // The response is gone already; the reservation keeps its estimate charged.
       LOG.log(Level.WARNING, "settling " + settling.reservation + " with " + tokens + " tokens failed", e);
     }
     trace.settled(usage, tokens, status, failure);

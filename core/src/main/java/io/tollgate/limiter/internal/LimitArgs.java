@@ -4,36 +4,38 @@ import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The part of {@code lua/limiter.lua}'s arguments that describes the limits: their count, then six
- * fields per limit (state field, dimension, algorithm, capacity, window ticks, tick). A provider's
- * limits are the same on every call, so each set is encoded once and kept; at most {@value
- * #MAX_KEPT} sets are kept, any further one is encoded on each call.
+ * The limits' part of a step of {@code lua/limiter.lua} ({@link RunArgs}), packed as the script's
+ * {@code struct.unpack} reads it: the count, then per limit its state field (zero-terminated), its
+ * kind (bit 0 tokens, bit 1 sliding window), capacity, window ticks and tick, integers as 8 bytes
+ * little-endian. A provider's limits are the same on every call, so each set is encoded once and
+ * kept; at most {@value #MAX_KEPT} sets are kept, any further one is encoded on each call.
  */
 public final class LimitArgs {
 
   static final int MAX_KEPT = 1024;
-  private static final Map<Limits, List<byte[]>> KEPT = new ConcurrentHashMap<>();
+  private static final Map<Limits, byte[]> KEPT = new ConcurrentHashMap<>();
 
   private LimitArgs() {}
 
-  /** The encoded arguments of {@code limits}: a list the caller must not change. */
-  public static List<byte[]> of(Limits limits) {
-    List<byte[]> args = KEPT.get(limits);
-    if (args == null) {
-      args = encode(limits);
+  /** The packed limits of {@code limits}: an array the caller must not change. */
+  public static byte[] of(Limits limits) {
+    byte[] packed = KEPT.get(limits);
+    if (packed == null) {
+      packed = encode(limits);
       if (KEPT.size() < MAX_KEPT) {
-        KEPT.putIfAbsent(limits, args);
+        KEPT.putIfAbsent(limits, packed);
       }
     }
-    return args;
+    return packed;
   }
 
   /** A number as the script reads it: its decimal digits. */
@@ -41,18 +43,23 @@ public final class LimitArgs {
     return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
   }
 
-  private static List<byte[]> encode(Limits limits) {
+  private static byte[] encode(Limits limits) {
     List<Limit> all = limits.all();
-    List<byte[]> args = new ArrayList<>(1 + all.size() * 6);
-    args.add(number(all.size()));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(8 + all.size() * 40);
+    out.writeBytes(int64(all.size()));
     for (Limit limit : all) {
-      args.add(limit.stateField().getBytes(StandardCharsets.UTF_8));
-      args.add(number(limit.dimension() == Dimension.REQUESTS ? 0 : 1));
-      args.add(number(limit.algorithm() == Algorithm.TOKEN_BUCKET ? 0 : 1));
-      args.add(number(limit.capacity()));
-      args.add(number(limit.windowTicks()));
-      args.add(number(limit.tickMicros()));
+      out.writeBytes(limit.stateField().getBytes(StandardCharsets.UTF_8));
+      out.write(0);
+      out.write((limit.dimension() == Dimension.TOKENS ? 1 : 0)
+          | (limit.algorithm() == Algorithm.SLIDING_WINDOW ? 2 : 0));
+      out.writeBytes(int64(limit.capacity()));
+      out.writeBytes(int64(limit.windowTicks()));
+      out.writeBytes(int64(limit.tickMicros()));
     }
-    return Collections.unmodifiableList(args);
+    return out.toByteArray();
+  }
+
+  private static byte[] int64(long value) {
+    return ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
   }
 }

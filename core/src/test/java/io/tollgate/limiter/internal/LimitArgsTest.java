@@ -1,41 +1,53 @@
 package io.tollgate.limiter.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The limits' part of the limiter script's arguments, as lua/limiter.lua reads it. */
 class LimitArgsTest {
 
-  private static List<String> text(List<byte[]> args) {
-    return args.stream().map(arg -> new String(arg, StandardCharsets.UTF_8)).toList();
-  }
-
   @Test
-  void theCountThenSixFieldsPerLimitInOrder() {
+  void theCountThenFieldKindAndThreeIntegersPerLimitLittleEndian() {
     Limits limits = Limits.of(Limit.requests(5, Duration.ofMinutes(1)),
         Limit.of(Dimension.TOKENS, 1000, Duration.ofSeconds(1), Algorithm.SLIDING_WINDOW));
 
-    assertThat(text(LimitArgs.of(limits))).containsExactly("2",
-        "rb60000000:5", "0", "0", "5", "60000000", "1",
-        "tw1000000:1000", "1", "1", "1000", "1000000", "1");
+    ByteBuffer packed = ByteBuffer.wrap(LimitArgs.of(limits)).order(ByteOrder.LITTLE_ENDIAN);
+
+    assertThat(packed.getLong()).isEqualTo(2);
+    assertThat(field(packed)).isEqualTo("rb60000000:5");
+    assertThat(packed.get()).isEqualTo((byte) 0); // requests, token bucket
+    assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong()})
+        .containsExactly(5, 60_000_000, 1);
+    assertThat(field(packed)).isEqualTo("tw1000000:1000");
+    assertThat(packed.get()).isEqualTo((byte) 3); // tokens, sliding window
+    assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong()})
+        .containsExactly(1000, 1_000_000, 1);
+    assertThat(packed.remaining()).isZero();
+  }
+
+  private static String field(ByteBuffer packed) {
+    int start = packed.position();
+    while (packed.get() != 0) {
+      // up to the terminating zero
+    }
+    return new String(packed.array(), start, packed.position() - start - 1, StandardCharsets.UTF_8);
   }
 
   @Test
-  void equalLimitsShareOneEncodingThatCannotBeChanged() {
-    List<byte[]> first = LimitArgs.of(Limits.of(Limit.tokens(777, Duration.ofHours(1))));
-    List<byte[]> again = LimitArgs.of(Limits.of(Limit.tokens(777, Duration.ofHours(1))));
+  void equalLimitsShareOneEncoding() {
+    byte[] first = LimitArgs.of(Limits.of(Limit.tokens(777, Duration.ofHours(1))));
+    byte[] again = LimitArgs.of(Limits.of(Limit.tokens(777, Duration.ofHours(1))));
 
     assertThat(again).isSameAs(first);
-    assertThatThrownBy(() -> first.add(new byte[0])).isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test

@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.AfterAll;
@@ -268,10 +267,8 @@ abstract class WarWithAgentContract {
     Subject outbound = Subject.of("tenant", "acme");
     Subject inbound = Subject.of(TollgateFilter.SCOPE, "acme");
     try (Jedis jedis = redis.jedis()) {
-      awaitSettled(jedis, outbound);
-      awaitSettled(jedis, inbound);
-      assertThat(charged(jedis, outbound, limits)).as("outbound").isEqualTo(new Charged(4, outboundTokens));
-      assertThat(charged(jedis, inbound, limits)).as("inbound").isEqualTo(new Charged(5, outboundTokens));
+      assertSettledTo(jedis, outbound, limits, new Charged(4, outboundTokens), "outbound");
+      assertSettledTo(jedis, inbound, limits, new Charged(5, outboundTokens), "inbound");
       assertThat(jedis.keys("*")).as("no raw tenant id in Redis").noneMatch(key -> key.contains("acme"));
     }
   }
@@ -333,17 +330,18 @@ abstract class WarWithAgentContract {
     return new Charged(requests, tokens);
   }
 
-  /** Until no reservation of the subject is left unsettled (the agent settles off the call's thread). */
-  private static void awaitSettled(Jedis jedis, Subject subject) throws InterruptedException {
-    // lua/limiter.lua's KEYS[2], beside the state: tg:{<scope>:<hash>}:r:<id>
-    String records = RedisKeys.stateKey(subject).replaceFirst(":s$", ":r:*");
+  /**
+   * What {@code subject} is charged once its settles landed: the agent settles off the call's
+   * thread, so the charge is read again until it matches, for up to 10 s.
+   */
+  private static void assertSettledTo(Jedis jedis, Subject subject, Limits limits, Charged expected,
+      String what) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    Set<String> open = jedis.keys(records);
-    while (!open.isEmpty() && System.nanoTime() < deadline) {
+    Charged seen = charged(jedis, subject, limits);
+    while (!seen.equals(expected) && System.nanoTime() < deadline) {
       Thread.sleep(20);
-      open = jedis.keys(records);
+      seen = charged(jedis, subject, limits);
     }
-    assertThat(open).as("reservations of %s left unsettled", subject).isEmpty();
+    assertThat(seen).as(what).isEqualTo(expected);
   }
-
 }
