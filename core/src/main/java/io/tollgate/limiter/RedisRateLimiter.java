@@ -154,9 +154,6 @@ final class RedisRateLimiter implements RateLimiter {
     for (Settlement settlement : settlements) {
       Reservation reservation = settlement.reservation();
       long actualTokens = settlement.actualTokens();
-      if (actualTokens < 0) {
-        throw new IllegalArgumentException("actual tokens must be >= 0, was " + actualTokens);
-      }
       if (reservation.leased()) {
         applied += leases.settle(reservation, actualTokens) ? 1 : 0;
       } else if (reservation.useOnce(System.nanoTime())) {

@@ -168,9 +168,14 @@ public final class RedisConnection implements RedisScripts, AutoCloseable {
     return client instanceof PooledRedis; // as it is: connecting is the first run's business
   }
 
+  /** The steps of a script made of steps go, on a standalone Redis, with other threads' steps. */
   @Override
   public List<Object> evalAll(LuaScript script, List<Call> calls) {
-    return ScriptRuns.evalAll(client(), script, calls);
+    UnifiedJedis redis = client();
+    SharedSteps together = shared;
+    return together != null && script.steps()
+        ? together.evalAll(script, calls)
+        : ScriptRuns.evalAll(redis, script, calls);
   }
 
   /** The attempt under way, or a new one when there is none or the last one failed. */

@@ -33,8 +33,8 @@ public interface RedisScripts {
 
   /**
    * Runs {@code script} at most once per call: on a standalone Redis the steps of a script made of
-   * steps as one call, any other script's calls in one pipeline; on a Cluster one pipeline per
-   * node. Nothing is sent twice (no retry after a timeout, no redirection followed), so a run that
+   * steps in calls of the script shared with the steps other threads ask at the time, any other
+   * script's calls in one pipeline; on a Cluster one pipeline per node. Nothing is sent twice (no retry after a timeout, no redirection followed), so a run that
    * changes a count is never applied twice; a run that met NOSCRIPT did not happen, and is sent
    * again, whole.
    *

@@ -3,9 +3,8 @@ package io.tollgate.redis;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import redis.clients.jedis.ClusterPipeline;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -105,22 +104,16 @@ final class ScriptRuns {
     }
   }
 
-  /** EVALSHA, or EVAL of the whole script, of each call in one pipeline (per node). */
+  /**
+   * EVALSHA, or EVAL of the whole script, of each call in one pipeline (per node). Both kinds are
+   * an {@code AbstractPipeline}, with the same {@code eval}, {@code evalsha}, {@code sync} and
+   * {@code close} in Jedis 6, 7 and 8.
+   */
   private static List<Response<Object>> pipelined(UnifiedJedis redis, LuaScript script,
       boolean whole, List<RedisScripts.Call> calls) {
     List<Response<Object>> responses = new ArrayList<>(calls.size());
-    if (redis instanceof PooledRedis pooled) {
-      try (Pipeline pipeline = pooled.pipeline()) {
-        for (RedisScripts.Call call : calls) {
-          responses.add(whole
-              ? pipeline.eval(script.sourceBytes(), call.keys(), call.args())
-              : pipeline.evalsha(script.sha1Bytes(), call.keys(), call.args()));
-        }
-        pipeline.sync();
-      }
-      return responses;
-    }
-    try (ClusterPipeline pipeline = ((JedisCluster) redis).pipelined()) {
+    try (AbstractPipeline pipeline = redis instanceof PooledRedis pooled
+        ? pooled.pipeline() : ((JedisCluster) redis).pipelined()) {
       for (RedisScripts.Call call : calls) {
         responses.add(whole
             ? pipeline.eval(script.sourceBytes(), call.keys(), call.args())

@@ -30,34 +30,66 @@ final class SharedSteps {
   static final int IN_FLIGHT = 2;
 
   private final UnifiedJedis redis;
-  private final Semaphore calls;
+  private final Semaphore inFlight;
   private final ConcurrentLinkedQueue<Run> queued = new ConcurrentLinkedQueue<>();
 
   SharedSteps(UnifiedJedis redis) {
     this.redis = redis;
-    this.calls = new Semaphore(IN_FLIGHT);
+    this.inFlight = new Semaphore(IN_FLIGHT);
   }
 
   /** Runs the step {@code call} of {@code script}, with whatever steps other threads ask now. */
   Object eval(LuaScript script, RedisScripts.Call call) {
-    Run run = new Run(script, call, Thread.currentThread());
-    queued.add(run);
-    while (!run.done) {
-      if (calls.tryAcquire()) {
+    return evalAll(script, List.of(call)).get(0);
+  }
+
+  /**
+   * Runs the steps {@code calls} of {@code script}, with whatever steps other threads ask now.
+   *
+   * @return each step's reply, in order
+   * @throws RuntimeException the first step's failure, once every step was sent
+   */
+  List<Object> evalAll(LuaScript script, List<RedisScripts.Call> calls) {
+    List<Run> runs = new ArrayList<>(calls.size());
+    for (RedisScripts.Call call : calls) {
+      runs.add(new Run(script, call, Thread.currentThread()));
+    }
+    queued.addAll(runs);
+    boolean interrupted = false;
+    while (!allDone(runs)) {
+      if (inFlight.tryAcquire()) {
         try {
           sendQueued();
         } finally {
-          calls.release();
+          inFlight.release();
           wakeNextSender();
         }
-      } else if (!run.done) {
+      } else if (!allDone(runs)) {
         LockSupport.park(this);
+        // the steps are under way: they end within the Redis timeout; the interrupt is kept
+        interrupted |= Thread.interrupted();
       }
     }
-    if (run.reply instanceof RuntimeException failure) {
-      throw failure;
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
-    return run.reply;
+    List<Object> replies = new ArrayList<>(runs.size());
+    for (Run run : runs) {
+      if (run.reply instanceof RuntimeException failure) {
+        throw failure;
+      }
+      replies.add(run.reply);
+    }
+    return replies;
+  }
+
+  private static boolean allDone(List<Run> runs) {
+    for (Run run : runs) {
+      if (!run.done) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Sends what is queued now, one call per script, and hands out the replies. */

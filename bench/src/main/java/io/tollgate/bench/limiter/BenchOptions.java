@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * --warmup 5            seconds of warm-up before a contender's very first interval (the JIT);
  *                       every later interval is preceded by 2 s (new threads and connections)
  * --measure 4           seconds per measured interval
- * --only tollgate,log   only these groups: tollgate, joint, ceiling, bucket4j, log, leases
+ * --only tollgate,log   only these groups: tollgate, anchor, joint, ceiling, bucket4j, log, leases
  *                       (default: all); leases is one hot subject with local leases off and on;
  *                       joint a call charged to a tenant and a provider, pipelined and in turn
  * --quick               --rounds 1 --warmup 1 --measure 2: checks the wiring, figures not worth
@@ -26,8 +26,8 @@ import java.util.TreeSet;
 record BenchOptions(List<Integer> threads, int rounds, Duration warmup, Duration measure,
     Set<String> groups) {
 
-  static final Set<String> GROUPS = Set.of("tollgate", "joint", "ceiling", "bucket4j", "log",
-      "leases");
+  static final Set<String> GROUPS = Set.of("tollgate", "anchor", "joint", "ceiling", "bucket4j",
+      "log", "leases");
   /** Warm-up of every interval but a contender's first: the JIT is done by then. */
   static final Duration REWARM = Duration.ofSeconds(2);
 

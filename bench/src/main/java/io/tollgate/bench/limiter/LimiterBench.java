@@ -76,6 +76,9 @@ public final class LimiterBench {
     if (options.runs("ceiling")) {
       contenders.add(new RedisBenchmarkCeiling(server));
     }
+    if (options.runs("anchor")) {
+      contenders.add(ClosedLoop.driving(new PlainBucketScenario(redis), server));
+    }
     if (options.runs("bucket4j")) {
       contenders.add(ClosedLoop.driving(Bucket4jScenario.requestsOnly(redis), server));
       contenders.add(ClosedLoop.driving(Bucket4jScenario.requestsAndTokens(redis), server));

@@ -16,6 +16,10 @@ final class Targets {
   static final double P99_MICROS = 1_000;
   static final double TIMES_SORTED_SET_LOG = 10;
   static final long BYTES_PER_SUBJECT = 256;
+  /** The target for a whole call against one decision of the plain bucket (12 of 16.8). */
+  static final double CALL_SHARE_OF_BUCKET = 12 / 16.8;
+  /** "Level": within 5 % either way. */
+  static final double LEVEL = 0.95;
   static final double DECISIONS_PER_SECOND = 1_000_000;
   static final double LEASED_REDIS_CPU_DIVISOR = 10;
 
@@ -57,6 +61,7 @@ final class Targets {
         times -> checks.add(new Check("(context) the same in Redis CPU per operation",
             String.format("the log costs Redis %.1f× what a reserve does", times), "—")));
 
+    anchor(results, checks);
     leases(results, checks);
 
     Optional<MemoryPerSubject.Row> state = memory.stream()
@@ -66,6 +71,35 @@ final class Targets {
         row.bytes() + " bytes", verdict(row.bytes() <= BYTES_PER_SUBJECT,
             (row.bytes() - BYTES_PER_SUBJECT) + " bytes over"))));
     return checks;
+  }
+
+  /**
+   * Against the plain Lua bucket (the anchor harness's), at 16 and 64 threads: a whole call
+   * (reserve + settle) costs Redis at most 12/16.8 of one bucket decision, is at least as fast, and
+   * the reserve alone is level with the bucket in throughput and p99.
+   */
+  private static void anchor(Results results, List<Check> checks) {
+    String call = TollgateScenario.RESERVE_AND_SETTLE;
+    String reserve = TollgateScenario.RESERVE;
+    String bucket = PlainBucketScenario.NAME;
+    for (int threads : new int[] {AT_THREADS, 64}) {
+      results.medianRatio(call, bucket, threads, Measurement::redisMicrosPerOp).ifPresent(share ->
+          checks.add(new Check(String.format(
+              "Redis CPU per call ≤ %.2f× the plain bucket's per decision (%d threads)",
+              CALL_SHARE_OF_BUCKET, threads), String.format("%.2f×", share),
+              verdict(share <= CALL_SHARE_OF_BUCKET, String.format("%.2f× over", share
+                  - CALL_SHARE_OF_BUCKET)))));
+      results.medianRatio(call, bucket, threads, Measurement::opsPerSecond).ifPresent(times ->
+          checks.add(new Check(String.format("calls/s ≥ the plain bucket's decisions/s (%d threads)",
+              threads), String.format("%.2f×", times),
+              verdict(times >= 1, String.format("%.0f %% short", (1 - times) * 100)))));
+    }
+    results.medianRatio(reserve, bucket, AT_THREADS, Measurement::opsPerSecond).ifPresent(times ->
+        results.medianRatio(reserve, bucket, AT_THREADS, Measurement::p99).ifPresent(p99 ->
+            checks.add(new Check("reserve level with the plain bucket (16 threads)",
+                String.format("%.2f× its throughput, %.2f× its p99", times, p99),
+                verdict(times >= LEVEL && p99 <= 1 / LEVEL,
+                    "more than 5 % behind")))));
   }
 
   /** With leases on, one JVM decides ≥ 1 M times a second, and each decision costs Redis 10× less. */
