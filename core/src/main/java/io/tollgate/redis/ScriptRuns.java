@@ -20,14 +20,19 @@ final class ScriptRuns {
 
   /** One call; for a script made of steps, the reply of its one step. */
   static Object eval(UnifiedJedis redis, LuaScript script, List<byte[]> keys, List<byte[]> args) {
-    Object reply;
+    Object reply = whole(redis, script, keys, args);
+    return script.steps() ? ((List<?>) reply).get(0) : reply;
+  }
+
+  /** One call, its reply as the script answered it. */
+  private static Object whole(UnifiedJedis redis, LuaScript script, List<byte[]> keys,
+      List<byte[]> args) {
     try {
-      reply = redis.evalsha(script.sha1Bytes(), keys, args);
+      return redis.evalsha(script.sha1Bytes(), keys, args);
     } catch (JedisNoScriptException e) {
       // Routed by the same key, EVAL reaches the node that said NOSCRIPT and caches the script.
-      reply = redis.eval(script.sourceBytes(), keys, args);
+      return redis.eval(script.sourceBytes(), keys, args);
     }
-    return script.steps() ? ((List<?>) reply).get(0) : reply;
   }
 
   /**
@@ -84,14 +89,8 @@ final class ScriptRuns {
       keys.addAll(call.keys());
       args.addAll(call.args());
     }
-    Object reply;
-    try {
-      reply = redis.evalsha(script.sha1Bytes(), keys, args);
-    } catch (JedisNoScriptException e) {
-      reply = redis.eval(script.sourceBytes(), keys, args);
-    }
     @SuppressWarnings("unchecked")
-    List<Object> replies = (List<Object>) reply;
+    List<Object> replies = (List<Object>) whole(redis, script, keys, args);
     return replies;
   }
 

@@ -38,11 +38,6 @@ public final class LimitArgs {
     return packed;
   }
 
-  /** A number as the script reads it: its decimal digits. */
-  public static byte[] number(long value) {
-    return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
-  }
-
   private static byte[] encode(Limits limits) {
     List<Limit> all = limits.all();
     ByteArrayOutputStream out = new ByteArrayOutputStream(8 + all.size() * 40);

@@ -49,11 +49,4 @@ class LimitArgsTest {
 
     assertThat(again).isSameAs(first);
   }
-
-  @Test
-  void numbersAsTheirDecimalDigits() {
-    assertThat(new String(LimitArgs.number(-42), StandardCharsets.US_ASCII)).isEqualTo("-42");
-    assertThat(new String(LimitArgs.number(Long.MAX_VALUE), StandardCharsets.US_ASCII))
-        .isEqualTo("9223372036854775807");
-  }
 }
