@@ -35,6 +35,9 @@
 -- by an integer bound, so rounding can only grant less. The Java twin (LimiterStep) has no lease
 -- step: only the Redis limiter leases.
 --
+-- A limit in a group (a provider's model: field 'g|rb...') refills from the group's own clock 'g|t',
+-- written with its level; the subject's own limits refill from 't'.
+--
 -- The hash also holds 'x', when the key is set to expire (ms, whole seconds): the expiry is moved
 -- only when the state needs it to be later, so most steps write no PEXPIREAT.
 
@@ -76,18 +79,23 @@ local function step(key, run)
     -- every field named at once: a table that grows field by field is rebuilt as it grows
     local l = { field = field, capacity = capacity, window = window, tick = tick,
                 requests = requests, bucket = kind < 2, delta = requests and deltaRequests or deltaTokens,
-                full = 0, level = 0, room = 0, index = 0, elapsed = 0, current = 0, previous = 0 }
+                full = 0, level = 0, room = 0, index = 0, elapsed = 0, current = 0, previous = 0,
+                clock = false }
     local give = requests and giveRequests or giveTokens
     local nowTick = floor(now / tick)
     local intoTick = now - nowTick * tick
     if l.bucket then
-      -- Level in 1/window of a unit, so refill is exactly `capacity` per tick.
+      -- Level in 1/window of a unit, so refill is exactly `capacity` per tick. A grouped limit (a
+      -- model's, 'g|...') keeps its own clock 'g|t': a step of another group leaves its level alone.
+      local sep = string.find(field, '|', 1, true)
+      if sep then l.clock = string.sub(field, 1, sep) .. 't' end
+      local since = l.clock and stored[l.clock] or last
       l.full = capacity * window
       l.level = stored[field]
       if l.level == nil then
         l.level = l.full
       else
-        local elapsed = nowTick - floor(last / tick)
+        local elapsed = nowTick - floor(since / tick)
         if elapsed > 0 then
           if elapsed >= ceil((l.full - l.level) / capacity) then l.level = l.full
           else l.level = l.level + elapsed * capacity end
@@ -185,6 +193,10 @@ local function step(key, run)
       end
       writes[#writes + 1] = l.field
       writes[#writes + 1] = l.level
+      if l.clock then
+        writes[#writes + 1] = l.clock
+        writes[#writes + 1] = now
+      end
       remaining = floor(l.level / l.window)
       untilFull = ceil((l.full - l.level) / l.capacity) * l.tick
     else

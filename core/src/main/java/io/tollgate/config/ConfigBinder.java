@@ -85,6 +85,11 @@ final class ConfigBinder {
     s.bindList("fallbacks", b::fallbacks);
     Map<String, String> modelMap = s.section("model-map").texts();
     s.apply(() -> b.modelMap(modelMap));
+    s.section("models").sections().forEach((model, limits) -> {
+      LimitsConfig modelLimits = limits(limits);
+      s.apply(() -> b.model(model, modelLimits));
+    });
+    s.bind("learn-limits", Values::bool, b::learnLimits);
     s.finish();
     return s.build(b::build);
   }

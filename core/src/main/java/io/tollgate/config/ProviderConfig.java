@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,6 +35,12 @@ public final class ProviderConfig {
   private final LimitsConfig limits;
   private final List<String> fallbacks;
   private final Map<String, String> modelMap;
+  /** By model name in lower case; {@link #ANY_MODEL} for every other model. */
+  private final Map<String, LimitsConfig> models;
+  private final boolean learnLimits;
+
+  /** The {@code models} key whose limits every model not named there gets, each on its own. */
+  public static final String ANY_MODEL = "*";
 
   private ProviderConfig(Builder builder) {
     this.name = builder.name;
@@ -44,6 +51,8 @@ public final class ProviderConfig {
     this.limits = builder.limits;
     this.fallbacks = List.copyOf(builder.fallbacks);
     this.modelMap = Collections.unmodifiableMap(new LinkedHashMap<>(builder.modelMap));
+    this.models = Collections.unmodifiableMap(new LinkedHashMap<>(builder.models));
+    this.learnLimits = builder.learnLimits;
   }
 
   /**
@@ -111,6 +120,32 @@ public final class ProviderConfig {
     return modelMap;
   }
 
+  /**
+   * {@code models}: limits per model (for {@code api: azure-openai}, per deployment), each checked
+   * together with {@link #limits()}; the key {@code "*"} gives every model not named its own limits
+   * of that size. Keys in lower case; empty when not set.
+   */
+  public Map<String, LimitsConfig> models() {
+    return models;
+  }
+
+  /**
+   * The limits of {@code model} (a name in any case, or empty when the request names none): its
+   * own entry under {@code models}, else the {@code "*"} entry, else {@link LimitsConfig#none()}.
+   */
+  public LimitsConfig modelLimits(String model) {
+    LimitsConfig own = models.get(model.toLowerCase(Locale.ROOT));
+    return own != null ? own : models.getOrDefault(ANY_MODEL, LimitsConfig.none());
+  }
+
+  /**
+   * {@code learn-limits}: whether the provider's own rate-limit headers lower the room Tollgate
+   * holds for its limits when they report less; default true.
+   */
+  public boolean learnLimits() {
+    return learnLimits;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof ProviderConfig other
@@ -121,12 +156,15 @@ public final class ProviderConfig {
         && allowInsecure == other.allowInsecure
         && limits.equals(other.limits)
         && fallbacks.equals(other.fallbacks)
-        && modelMap.equals(other.modelMap);
+        && modelMap.equals(other.modelMap)
+        && models.equals(other.models)
+        && learnLimits == other.learnLimits;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, baseUrl, api, apiKey, allowInsecure, limits, fallbacks, modelMap);
+    return Objects.hash(name, baseUrl, api, apiKey, allowInsecure, limits, fallbacks, modelMap,
+        models, learnLimits);
   }
 
   @Override
@@ -137,7 +175,9 @@ public final class ProviderConfig {
         + (allowInsecure ? ", allow-insecure=true" : "")
         + (limits.isEmpty() ? "" : ", limits=" + limits)
         + (fallbacks.isEmpty() ? "" : ", fallbacks=" + fallbacks)
-        + (modelMap.isEmpty() ? "" : ", model-map=" + modelMap) + "}";
+        + (modelMap.isEmpty() ? "" : ", model-map=" + modelMap)
+        + (models.isEmpty() ? "" : ", models=" + models)
+        + (learnLimits ? "" : ", learn-limits=false") + "}";
   }
 
   /** Collects one provider; each setter rejects a bad value at once, {@link #build()} requires {@code base-url}. */
@@ -150,6 +190,8 @@ public final class ProviderConfig {
     private LimitsConfig limits = LimitsConfig.none();
     private final List<String> fallbacks = new ArrayList<>();
     private final Map<String, String> modelMap = new LinkedHashMap<>();
+    private final Map<String, LimitsConfig> models = new LinkedHashMap<>();
+    private boolean learnLimits = true;
 
     private Builder(String name) {
       if (name == null || !NAME.matcher(name).matches()) {
@@ -223,6 +265,23 @@ public final class ProviderConfig {
       });
       this.modelMap.clear();
       this.modelMap.putAll(modelMap);
+      return this;
+    }
+
+    /** The limits of one model (any case; {@code "*"} for every model not named). */
+    public Builder model(String model, LimitsConfig limits) {
+      if (model == null || model.isBlank()) {
+        throw new ConfigException("models", "has an entry without a model name");
+      }
+      Objects.requireNonNull(limits, "limits");
+      if (models.putIfAbsent(model.toLowerCase(Locale.ROOT), limits) != null) {
+        throw new ConfigException("models." + model, "repeats a model in another case");
+      }
+      return this;
+    }
+
+    public Builder learnLimits(boolean learnLimits) {
+      this.learnLimits = learnLimits;
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.tollgate.limiter;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One limit: at most {@code capacity} requests or tokens per {@code window}.
@@ -15,15 +16,29 @@ public final class Limit {
   /** Largest capacity × window-in-ticks the scripts accept; 8× headroom below 2^53 for debt. */
   static final long MAX_SCALED = 1L << 50;
 
+  /** A group names part of a Redis hash field: a digest, never text from outside. */
+  private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9_~-]{1,24}");
+
   private final Dimension dimension;
   private final long capacity;
   private final Duration window;
   private final Algorithm algorithm;
   private final long tickMicros;
   private final long windowTicks;
+  /** Empty, or the group this limit counts for beside others of the same shape (a model's). */
+  private final String group;
 
   private Limit(Dimension dimension, long capacity, Duration window, Algorithm algorithm) {
+    this(dimension, capacity, window, algorithm, "");
+  }
+
+  private Limit(Dimension dimension, long capacity, Duration window, Algorithm algorithm,
+      String group) {
     this.dimension = Objects.requireNonNull(dimension, "dimension");
+    this.group = Objects.requireNonNull(group, "group");
+    if (!group.isEmpty() && !GROUP.matcher(group).matches()) {
+      throw new IllegalArgumentException("group must match " + GROUP + ", was " + group);
+    }
     this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
     this.window = Objects.requireNonNull(window, "window");
     if (capacity <= 0) {
@@ -97,7 +112,22 @@ public final class Limit {
   /** This limit with its capacity multiplied by {@code share} (at least 1): a JVM's local part. */
   public Limit scaled(double share) {
     long scaled = Math.max(1, (long) Math.floor(capacity * share));
-    return new Limit(dimension, scaled, window, algorithm);
+    return new Limit(dimension, scaled, window, algorithm, group);
+  }
+
+  /**
+   * This limit, counted apart from limits of the same shape in other groups of one subject: a
+   * provider account's limits and each of its models' share one subject, each model its own group.
+   *
+   * @param group letters, digits, {@code _ ~ -}, at most 24 characters (a digest of the model)
+   */
+  public Limit inGroup(String group) {
+    return new Limit(dimension, capacity, window, algorithm, group);
+  }
+
+  /** The group of {@link #inGroup}; empty for a subject's own limits. */
+  public String group() {
+    return group;
   }
 
   /**
@@ -105,7 +135,7 @@ public final class Limit {
    * starts a fresh (full) state rather than misreading the old one.
    */
   public String stateField() {
-    return (dimension == Dimension.REQUESTS ? "r" : "t")
+    return (group.isEmpty() ? "" : group + "|") + (dimension == Dimension.REQUESTS ? "r" : "t")
         + (algorithm == Algorithm.TOKEN_BUCKET ? "b" : "w")
         + windowTicks * tickMicros + ":" + capacity;
   }
@@ -116,17 +146,18 @@ public final class Limit {
         && dimension == other.dimension
         && capacity == other.capacity
         && window.equals(other.window)
-        && algorithm == other.algorithm;
+        && algorithm == other.algorithm
+        && group.equals(other.group);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(dimension, capacity, window, algorithm);
+    return Objects.hash(dimension, capacity, window, algorithm, group);
   }
 
   @Override
   public String toString() {
-    return dimension.label() + "-per-" + window + "=" + capacity
+    return (group.isEmpty() ? "" : group + ":") + dimension.label() + "-per-" + window + "=" + capacity
         + (algorithm == Algorithm.SLIDING_WINDOW ? " (sliding window)" : "");
   }
 }

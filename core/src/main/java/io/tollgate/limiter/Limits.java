@@ -25,9 +25,10 @@ public final class Limits {
     }
     Set<String> seen = new HashSet<>();
     for (Limit limit : all) {
-      String slot = limit.dimension() + "/" + limit.window() + "/" + limit.algorithm();
+      String slot = limit.group() + "/" + limit.dimension() + "/" + limit.window() + "/" + limit.algorithm();
       if (!seen.add(slot)) {
-        throw new IllegalArgumentException("two limits on " + limit.dimension().label()
+        throw new IllegalArgumentException("two limits on "
+            + (limit.group().isEmpty() ? "" : limit.group() + " ") + limit.dimension().label()
             + " per " + limit.window() + ": " + all);
       }
     }
@@ -42,6 +43,25 @@ public final class Limits {
 
   public static Limits of(List<Limit> limits) {
     return new Limits(new ArrayList<>(limits), null);
+  }
+
+  /**
+   * These limits and {@code more}, all charged together: a provider account's and one model's.
+   * Leased as these are, else as {@code more} is.
+   */
+  public Limits and(Limits more) {
+    List<Limit> joined = new ArrayList<>(all);
+    joined.addAll(more.all);
+    return new Limits(joined, leases != null ? leases : more.leases);
+  }
+
+  /** Every limit, each in {@code group} ({@link Limit#inGroup}). */
+  public Limits inGroup(String group) {
+    List<Limit> grouped = new ArrayList<>(all.size());
+    for (Limit limit : all) {
+      grouped.add(limit.inGroup(group));
+    }
+    return new Limits(grouped, leases);
   }
 
   public List<Limit> all() {

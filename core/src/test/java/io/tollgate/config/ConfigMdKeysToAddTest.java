@@ -24,6 +24,12 @@ class ConfigMdKeysToAddTest {
       "    hash-key: ${TOLLGATE_TENANT_HASH_KEY}   # keys the tenant hash seen in Redis, spans and logs";
   private static final String KNOWN_ONLY =
       "    known-only: false           # true: only tenants listed under overrides are served";
+  private static final List<String> MODELS = List.of(
+      "      models:                   # per model, as providers enforce them; checked together with limits",
+      "        gpt-4o:      { requests-per-minute: 500,  tokens-per-minute: 30000 }",
+      "        gpt-4o-mini: { requests-per-minute: 5000, tokens-per-minute: 200000 }",
+      "        \"*\":         { requests-per-minute: 100 }   # any other model, each on its own",
+      "      learn-limits: true        # adopt the provider's own x-ratelimit-* figures when tighter");
 
   @Test
   void theLinesAreTheContractsOwn() throws IOException {
@@ -32,7 +38,29 @@ class ConfigMdKeysToAddTest {
     String markdown = Files.readString(contract);
     String keysToAdd = markdown.substring(markdown.indexOf("## Keys to add"));
 
-    assertThat(keysToAdd).contains(VERIFY_HOST, CREDENTIAL_HEADERS, HASH_KEY, KNOWN_ONLY);
+    assertThat(keysToAdd).contains(VERIFY_HOST, CREDENTIAL_HEADERS, HASH_KEY, KNOWN_ONLY,
+        String.join("\n", MODELS));
+  }
+
+  @Test
+  void theModelsReadAsWritten() {
+    String yaml = String.join("\n", List.of(
+        "tollgate:",
+        "  providers:",
+        "    openai:",
+        "      base-url: https://api.openai.com",
+        String.join("\n", MODELS),
+        ""));
+
+    ProviderConfig openai = Loaders.yaml(yaml).provider("openai").orElseThrow();
+
+    assertThat(openai.models()).containsOnlyKeys("gpt-4o", "gpt-4o-mini", "*");
+    assertThat(openai.modelLimits("gpt-4o").requestsPerMinute()).hasValue(500);
+    assertThat(openai.modelLimits("gpt-4o").tokensPerMinute()).hasValue(30_000);
+    assertThat(openai.modelLimits("GPT-4o-Mini").tokensPerMinute()).hasValue(200_000);
+    assertThat(openai.modelLimits("o3").requestsPerMinute()).hasValue(100);
+    assertThat(openai.modelLimits("o3").tokensPerMinute()).isEmpty();
+    assertThat(openai.learnLimits()).isTrue();
   }
 
   @Test

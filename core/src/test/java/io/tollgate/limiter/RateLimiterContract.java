@@ -46,6 +46,42 @@ abstract class RateLimiterContract {
   }
 
   @Test
+  void groupsOfOneSubjectCountApartAndWithTheSubjectsOwnLimitsAllOrNone() {
+    Subject provider = freshSubject();
+    Limits account = Limits.of(Limit.requests(3, YEAR));
+    Limits modelA = account.and(Limits.of(Limit.requests(2, YEAR)).inGroup("ma"));
+    Limits modelB = account.and(Limits.of(Limit.requests(2, YEAR)).inGroup("mb"));
+
+    List<Outcome> outcomes = List.of(
+        limiter().reserve(provider, modelA, 1, 0).outcome(),
+        limiter().reserve(provider, modelA, 1, 0).outcome(),
+        limiter().reserve(provider, modelA, 1, 0).outcome(), // model A is spent; the account is not charged
+        limiter().reserve(provider, modelB, 1, 0).outcome(),
+        limiter().reserve(provider, modelB, 1, 0).outcome()); // the account is spent
+    Decision last = limiter().reserve(provider, modelB, 1, 0);
+
+    assertThat(outcomes).containsExactly(Outcome.ALLOWED, Outcome.ALLOWED, Outcome.DENIED,
+        Outcome.ALLOWED, Outcome.DENIED);
+    assertThat(last.limits()).extracting(LimitState::remaining).containsExactly(0L, 1L);
+  }
+
+  @Test
+  void aGroupRefillsFromItsOwnClockWhateverOtherGroupsDoMeanwhile() throws InterruptedException {
+    Subject provider = freshSubject();
+    Limits modelA = Limits.of(Limit.requests(1, Duration.ofSeconds(1))).inGroup("ma");
+    Limits modelB = Limits.of(Limit.requests(1, Duration.ofSeconds(1))).inGroup("mb");
+
+    assertThat(limiter().reserve(provider, modelA, 1, 0).allowed()).isTrue();
+    Thread.sleep(600);
+    assertThat(limiter().reserve(provider, modelB, 1, 0).allowed()).isTrue();
+    Thread.sleep(500);
+    // a full second after A's call: A is full again, though B's step came between
+    Decision again = limiter().reserve(provider, modelA, 1, 0);
+
+    assertThat(again.allowed()).isTrue();
+  }
+
+  @Test
   void deniesWhenTokensExhaustedEvenIfRequestsRemain() {
     Subject tenant = freshSubject();
     Limits limits = Limits.of(Limit.requests(10, YEAR), Limit.tokens(1000, YEAR));

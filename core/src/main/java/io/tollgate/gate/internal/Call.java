@@ -127,7 +127,7 @@ public final class Call<R> {
 
   /** Decides and reports, but always sends the app's own request and never blocks it. */
   private Step<R> shadow() {
-    JointDecision decision = reserve(addressed.name());
+    JointDecision decision = reserve(addressed.name(), llm.modelOrDeployment());
     current = new Attempt(addressed.name(), decision, null, System.nanoTime());
     attempts = 1;
     trace.attemptStarted(addressed.name(), 1, null, llm.modelOrDeployment(), null);
@@ -157,18 +157,7 @@ public final class Call<R> {
         trace.skipped(name, "breaker_open", breaker);
         continue;
       }
-      JointDecision decision = reserve(name);
-      accountRatio(name, decision).ifPresent(ratio ->
-          parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
-      if (!decision.allowed()) {
-        breaker.releasePermission();
-        lastDenial = decision;
-        if (!decision.retryAfter().isZero()) {
-          hint(decision.retryAfter());
-        }
-        trace.skipped(name, "limited", null);
-        continue;
-      }
+      // rewritten first: the model a fallback is sent (after its model-map) is the one charged
       OutboundRequest plan;
       Optional<String> model = llm.modelOrDeployment();
       try {
@@ -180,9 +169,20 @@ public final class Call<R> {
           plan = request;
         }
       } catch (RewriteException e) {
-        parts.limiter.releaseAll(decision);
         breaker.releasePermission();
         trace.skipped(name, "rewrite_failed", null);
+        continue;
+      }
+      JointDecision decision = reserve(name, model);
+      accountRatio(name, decision).ifPresent(ratio ->
+          parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
+      if (!decision.allowed()) {
+        breaker.releasePermission();
+        lastDenial = decision;
+        if (!decision.retryAfter().isZero()) {
+          hint(decision.retryAfter());
+        }
+        trace.skipped(name, "limited", null);
         continue;
       }
       // A retry after a failure this call saw is jittered, so a fleet whose calls failed together
@@ -349,9 +349,12 @@ public final class Call<R> {
     trace.settled(provider, usage, tokens);
   }
 
-  /** Reserves one request and the estimate on every limit a call to {@code provider} is charged to. */
-  private JointDecision reserve(String provider) {
-    List<Charge> charges = parts.charges(provider, tenant);
+  /**
+   * Reserves one request and the estimate on every limit a call to {@code provider} sending
+   * {@code model} is charged to.
+   */
+  private JointDecision reserve(String provider, Optional<String> model) {
+    List<Charge> charges = parts.charges(provider, model, tenant);
     long start = System.nanoTime();
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate());
     trace.limiterDecided(provider, decision, charges, estimate(), System.nanoTime() - start);

@@ -49,8 +49,8 @@ public final class GateParts {
   final Clock clock;
   final Telemetry telemetry;
   private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
-  /** Each provider's account and limits: its subject hashed once, not on every call. */
-  private final Map<String, Optional<Charge>> providerCharges = new HashMap<>();
+  /** Each provider's account, its limits and its models': its subject hashed once, not on every call. */
+  private final Map<String, ProviderCharges> providerCharges = new HashMap<>();
 
   public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
       HealthBoard health, Clock clock, Telemetry telemetry) {
@@ -73,9 +73,7 @@ public final class GateParts {
       protocols.put(api, LlmProtocol.of(api, clock));
     }
     for (ProviderConfig provider : config.providers().values()) {
-      providerCharges.put(provider.name(), provider.limits().isEmpty() ? Optional.empty()
-          : Optional.of(new Charge(Subject.of("provider", provider.name()),
-              provider.limits().toLimits())));
+      providerCharges.put(provider.name(), new ProviderCharges(provider));
     }
   }
 
@@ -135,13 +133,16 @@ public final class GateParts {
 
   /** Whether a call to {@code provider} is charged to its account: then the first of its charges. */
   boolean chargesAccount(String provider) {
-    return providerCharges.get(provider).isPresent();
+    return providerCharges.get(provider).chargesAccount();
   }
 
-  /** Who pays for a call to {@code provider}: its account first, and the tenant when one is bound. */
-  List<Charge> charges(String provider, Optional<String> tenant) {
+  /**
+   * Who pays for a call to {@code provider} that sends {@code model}: its account (with the
+   * model's limits) first, and the tenant when one is bound.
+   */
+  List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant) {
     List<Charge> charges = new ArrayList<>(2);
-    providerCharges.get(provider).ifPresent(charges::add);
+    providerCharges.get(provider).charge(model).ifPresent(charges::add);
     if (tenant.isPresent() && tenants != null) {
       var limits = tenants.limitsFor(tenant.get());
       if (!limits.isEmpty()) {

@@ -69,12 +69,14 @@ public final class LimiterStep {
       if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
         long full = capacity * window;
         Long stored = state.get(field);
+        Long groupClock = limit.group().isEmpty() ? null : state.get(clockField(limit));
+        long since = groupClock != null ? groupClock : last;
         long l;
         if (stored == null) {
           l = full;
         } else {
           l = stored;
-          long elapsed = nowTick - Math.floorDiv(last, tick);
+          long elapsed = nowTick - Math.floorDiv(since, tick);
           if (elapsed > 0) {
             l = elapsed >= ceilDiv(full - l, capacity) ? full : l + elapsed * capacity;
           }
@@ -133,6 +135,9 @@ public final class LimiterStep {
         if (change) {
           l = Math.max(Math.min(l - delta * window, full), -FULL_DEBT_WINDOWS * full);
           state.put(field, l);
+          if (!limit.group().isEmpty()) {
+            state.put(clockField(limit), now);
+          }
         }
         remaining = Math.floorDiv(l, window);
         untilFull = ceilDiv(full - l, capacity) * tick;
@@ -191,6 +196,11 @@ public final class LimiterStep {
       longest = Math.max(longest, windows * windowMicros);
     }
     return longest;
+  }
+
+  /** A grouped bucket's clock: {@code g|t}, so that steps of other groups do not skip its refill. */
+  private static String clockField(Limit limit) {
+    return limit.group() + "|t";
   }
 
   static long ceilDiv(long x, long y) {

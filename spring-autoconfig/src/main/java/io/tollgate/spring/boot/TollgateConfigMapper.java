@@ -79,6 +79,9 @@ final class TollgateConfigMapper {
     b.limits(under("limits", () -> limits(p.getLimits())));
     b.fallbacks(p.getFallbacks());
     b.modelMap(p.getModelMap());
+    p.getModels().forEach((model, limits) ->
+        b.model(model, under("models." + model, () -> limits(limits))));
+    b.learnLimits(p.isLearnLimits());
     return b.build();
   }
 

@@ -331,6 +331,15 @@ public class TollgateProperties {
     /** When this provider takes another's call as a fallback: the model asked of the primary to the model to ask here. */
     private Map<String, String> modelMap = new LinkedHashMap<>();
 
+    /**
+     * Limits per model (per deployment for azure-openai), checked together with the account's; "*"
+     * gives every other model limits of its own. A name with dots goes in brackets: models[gpt-4.1].
+     */
+    private Map<String, Limits> models = new LinkedHashMap<>();
+
+    /** Whether the provider's own rate-limit headers lower the room Tollgate holds when they report less. */
+    private boolean learnLimits = true;
+
     public String getBaseUrl() {
       return baseUrl;
     }
@@ -385,6 +394,22 @@ public class TollgateProperties {
 
     public void setModelMap(Map<String, String> modelMap) {
       this.modelMap = modelMap;
+    }
+
+    public Map<String, Limits> getModels() {
+      return models;
+    }
+
+    public void setModels(Map<String, Limits> models) {
+      this.models = models;
+    }
+
+    public boolean isLearnLimits() {
+      return learnLimits;
+    }
+
+    public void setLearnLimits(boolean learnLimits) {
+      this.learnLimits = learnLimits;
     }
   }
 
