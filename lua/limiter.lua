@@ -2,13 +2,16 @@
 -- of the script makes a batch of such steps, one per key, each on its own subject.
 --
 -- KEYS[i]  step i's subject state hash          tg:{<scope>:<hash>}:s
--- ARGV[i]  step i, packed little-endian (RunArgs): op (1 byte: 0 reserve, 1 lease, 2 adjust), then
+-- ARGV[i]  step i, packed little-endian (RunArgs): op (1 byte: 0 reserve, 1 lease, 2 adjust,
+--          3 lower), then
 --          seven 8-byte integers: requests, tokens (to take: reserve, lease; to add, signed:
 --          adjust, > 0 charges, < 0 gives back), then
 --            adjust: when the amounts were taken (server µs), so that a sliding window gives back
 --                    to the window that was charged; the rest 0
 --            lease:  requests and tokens wanted on top of the call's own cost, requests and tokens
 --                    an ending lease gives back, and when they were taken (µs)
+--            lower:  the room to leave at most, in requests, then tokens (-1: that dimension as it
+--                    is); requests and tokens to take are 0
 --          then the limits (LimitArgs): their count n (8 bytes), then per limit its state field
 --          (zero-terminated), kind (1 byte: bit 0 tokens, else requests; bit 1 sliding window, else
 --          token bucket), capacity (units per window), window (ticks), tick (µs)
@@ -18,6 +21,8 @@
 --   reserve: outcome 1 allowed and charged | 0 denied, nothing changed;
 --            wait = time until every limit has room for this cost
 --   adjust:  outcome 1, applied (a charge may go into debt, a refund stops at full)
+--   lower:   outcome 1; each limit's room is now at most the room asked for its dimension (what a
+--            provider reports left of its own limit): never raised
 --   lease:   as reserve, after the give-back (which is applied even when the call is denied); when
 --            allowed, the reply ends with the requests and tokens granted on top of the call's cost:
 --            at most what was wanted, and at most half of what the call leaves in any limit, scaled
@@ -58,6 +63,8 @@ local function step(key, run)
 
   local giveRequests, giveTokens, givenAt = 0, 0, now
   local wantRequests, wantTokens = 0, 0
+  local lowerRequests, lowerTokens = -1, -1
+  if op == 3 then lowerRequests, lowerTokens = a, b end
   if leasing then
     wantRequests, wantTokens, giveRequests, giveTokens, givenAt = a, b, c, d, e
   end
@@ -141,6 +148,12 @@ local function step(key, run)
         local w = ticks * tick - intoTick
         if w > wait then wait = w end
       end
+    end
+    local lowest = requests and lowerRequests or lowerTokens
+    if lowest >= 0 and l.room > lowest then
+      if l.bucket then l.level = lowest * window
+      else l.current = l.current + (l.room - lowest) end
+      l.room = lowest
     end
     limits[i] = l
   end

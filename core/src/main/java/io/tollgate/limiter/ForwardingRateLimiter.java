@@ -52,6 +52,11 @@ public abstract class ForwardingRateLimiter implements RateLimiter {
   }
 
   @Override
+  public void lowerRoom(Subject subject, Limits limits, long requestsRoom, long tokensRoom) {
+    delegate.lowerRoom(subject, limits, requestsRoom, tokensRoom);
+  }
+
+  @Override
   public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
     return delegate.reserveAll(charges, requests, tokens);
   }

@@ -87,6 +87,21 @@ final class InMemoryRateLimiter implements RateLimiter {
   }
 
   @Override
+  public void lowerRoom(Subject subject, Limits limits, long requestsRoom, long tokensRoom) {
+    while (true) {
+      Cell cell = cells.computeIfAbsent(subject, s -> new Cell());
+      synchronized (cell) {
+        if (!cell.dropped) {
+          long now = clock.nowMicros();
+          cell.keepUntil(LimiterStep.lower(cell.state, limits, requestsRoom, tokensRoom, now),
+              limits, now);
+          return;
+        }
+      }
+    }
+  }
+
+  @Override
   public boolean settle(Reservation reservation, long actualTokens) {
     if (actualTokens < 0) {
       throw new IllegalArgumentException("actual tokens must be >= 0, was " + actualTokens);
@@ -160,8 +175,9 @@ final class InMemoryRateLimiter implements RateLimiter {
     long idleUntil;
     boolean dropped;
 
+    /** Never earlier than before: a step on one model's limits says nothing of another's. */
     void keepUntil(StepResult result, Limits limits, long now) {
-      idleUntil = now + LimiterStep.untilFullMicros(result, limits.all().size());
+      idleUntil = Math.max(idleUntil, now + LimiterStep.untilFullMicros(result, limits.all().size()));
     }
   }
 

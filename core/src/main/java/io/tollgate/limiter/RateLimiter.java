@@ -144,6 +144,15 @@ public interface RateLimiter extends AutoCloseable {
   boolean release(Reservation reservation);
 
   /**
+   * Leaves {@code limits} of {@code subject} at most {@code requestsRoom} requests and {@code
+   * tokensRoom} tokens of room, each limit by its dimension (-1 leaves a dimension as it is): what a
+   * provider reports left of its own limits, when that is less than Tollgate holds. Never raises
+   * room, so never admits more than the limits. Best effort: a limiter that cannot reach its
+   * backend drops it.
+   */
+  default void lowerRoom(Subject subject, Limits limits, long requestsRoom, long tokensRoom) {}
+
+  /**
    * Reserves on several subjects whose keys cannot share one hash tag, in order; when one denies,
    * those before it are released.
    */

@@ -182,6 +182,12 @@ final class RedisRateLimiter implements RateLimiter {
     return true;
   }
 
+  @Override
+  public void lowerRoom(Subject subject, Limits limits, long requestsRoom, long tokensRoom) {
+    redis.evalAll(SCRIPT, List.of(new RedisScripts.Call(keys(subject),
+        args(RunArgs.lower(limits, requestsRoom, tokensRoom)))));
+  }
+
   /** Adds {@code requests} and {@code tokens} (signed) to what {@code reservation} took. */
   private static RedisScripts.Call adjust(Reservation reservation, long requests, long tokens) {
     return new RedisScripts.Call(keys(reservation.subject()), args(RunArgs.adjust(

@@ -180,6 +180,15 @@ final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
     return appliedOnShared(() -> shared.release(reservation) ? 1 : 0) == 1;
   }
 
+  /** On the shared limiter only: the local guard is a share of the limits, not the provider's view. */
+  @Override
+  public void lowerRoom(Subject subject, Limits limits, long requestsRoom, long tokensRoom) {
+    onShared(() -> {
+      shared.lowerRoom(subject, limits, requestsRoom, tokensRoom);
+      return null;
+    });
+  }
+
   /**
    * A settle or release that cannot reach Redis is dropped: the estimate stays charged, which errs
    * on the side of the limit.

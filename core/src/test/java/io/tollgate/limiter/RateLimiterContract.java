@@ -82,6 +82,40 @@ abstract class RateLimiterContract {
   }
 
   @Test
+  void lowerRoomLeavesAtMostWhatIsAskedAndNeverRaisesIt() {
+    Subject provider = freshSubject();
+    Limits limits = Limits.of(Limit.requests(100, YEAR), Limit.tokens(10_000, YEAR));
+    Limits slidingTokens = Limits.of(Limit.of(Dimension.TOKENS, 10_000, YEAR, Algorithm.SLIDING_WINDOW));
+    Subject other = freshSubject();
+
+    limiter().lowerRoom(provider, limits, 5, -1);
+    Decision lowered = limiter().reserve(provider, limits, 1, 100);
+    limiter().lowerRoom(provider, limits, 50, 20_000); // more than is left: nothing changes
+    Decision kept = limiter().reserve(provider, limits, 1, 100);
+    limiter().lowerRoom(other, slidingTokens, -1, 300);
+    Decision sliding = limiter().reserve(other, slidingTokens, 1, 100);
+
+    assertThat(lowered.limits()).extracting(LimitState::remaining).containsExactly(4L, 9_900L);
+    assertThat(kept.limits()).extracting(LimitState::remaining).containsExactly(3L, 9_800L);
+    assertThat(sliding.limits()).extracting(LimitState::remaining).containsExactly(200L);
+  }
+
+  @Test
+  void lowerRoomOfOneGroupLeavesTheOthersAlone() {
+    Subject provider = freshSubject();
+    Limits modelA = Limits.of(Limit.requests(10, YEAR)).inGroup("ma");
+    Limits modelB = Limits.of(Limit.requests(10, YEAR)).inGroup("mb");
+
+    limiter().lowerRoom(provider, modelA, 1, -1);
+    List<Outcome> outcomes = List.of(limiter().reserve(provider, modelA, 1, 0).outcome(),
+        limiter().reserve(provider, modelA, 1, 0).outcome());
+    Decision b = limiter().reserve(provider, modelB, 1, 0);
+
+    assertThat(outcomes).containsExactly(Outcome.ALLOWED, Outcome.DENIED);
+    assertThat(b.limits()).extracting(LimitState::remaining).containsExactly(9L);
+  }
+
+  @Test
   void deniesWhenTokensExhaustedEvenIfRequestsRemain() {
     Subject tenant = freshSubject();
     Limits limits = Limits.of(Limit.requests(10, YEAR), Limit.tokens(1000, YEAR));

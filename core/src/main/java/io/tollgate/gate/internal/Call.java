@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One call through the gate, as a state machine both drivers share: {@link #start()} and each
@@ -42,6 +43,8 @@ import java.util.Optional;
  * is left wait (bounded) or answer in the provider's own shape.
  */
 public final class Call<R> {
+
+  private static final System.Logger LOG = System.getLogger(Call.class.getName());
 
   private final GateParts parts;
   private final OutboundRequest request;
@@ -246,6 +249,10 @@ public final class Call<R> {
     ProviderSignals signals = parts.protocol(target).signals(status, headers);
     signals.tightestRemainingRatio().ifPresent(ratio ->
         parts.health.health(attempt.provider).recordQuota(QuotaSource.PROVIDER, ratio));
+    if (target.learnLimits() && parts.chargesAccount(attempt.provider)
+        && !attempt.decision.decisions().isEmpty()) {
+      LearnedLimits.of(attempt.decision.decisions().get(0), signals).ifPresent(this::lower);
+    }
     if (attempt.breaker == null) { // shadow: observe only
       return done(forwarded(attempt, response, headers, signals.responseClass()));
     }
@@ -359,6 +366,26 @@ public final class Call<R> {
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate());
     trace.limiterDecided(provider, decision, charges, estimate(), System.nanoTime() - start);
     return decision;
+  }
+
+  /**
+   * Lowers the account's room to what the provider reports: at once on a thread that may wait, on
+   * another thread for a driver whose thread must not block (an event loop).
+   */
+  private void lower(LearnedLimits.Lowering lowering) {
+    Runnable apply = () -> {
+      try {
+        lowering.apply(parts.limiter);
+      } catch (RuntimeException e) {
+        // best effort: the call's answer is the provider's, whatever the limiter does with it
+        LOG.log(System.Logger.Level.DEBUG, "lowering learned limits failed", e);
+      }
+    };
+    if (mayPause) {
+      apply.run();
+    } else {
+      CompletableFuture.runAsync(apply);
+    }
   }
 
   private Step<R> done(CallResult<R> result) {

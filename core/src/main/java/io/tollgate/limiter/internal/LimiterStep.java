@@ -33,8 +33,23 @@ public final class LimiterStep {
     return run(state, limits, false, deltaRequests, deltaTokens, reservedAt, now);
   }
 
+  /**
+   * Leaves each limit at most {@code requestsRoom} or {@code tokensRoom} of room (-1: that
+   * dimension as it is); never raises room; always writes.
+   */
+  public static StepResult lower(Map<String, Long> state, Limits limits, long requestsRoom,
+      long tokensRoom, long now) {
+    return run(state, limits, false, 0, 0, 0, now, requestsRoom, tokensRoom);
+  }
+
   private static StepResult run(Map<String, Long> state, Limits limits, boolean reserve,
       long deltaRequests, long deltaTokens, long reservedAt, long now) {
+    return run(state, limits, reserve, deltaRequests, deltaTokens, reservedAt, now, -1, -1);
+  }
+
+  private static StepResult run(Map<String, Long> state, Limits limits, boolean reserve,
+      long deltaRequests, long deltaTokens, long reservedAt, long now, long requestsRoom,
+      long tokensRoom) {
     Long lastStored = state.get("t");
     long last = lastStored == null ? now : lastStored;
     if (last > now) {
@@ -85,6 +100,10 @@ public final class LimiterStep {
           allowed = false;
           wait = Math.max(wait, ceilDiv(delta * window - l, capacity) * tick - intoTick);
         }
+        long lowest = limit.dimension() == Dimension.REQUESTS ? requestsRoom : tokensRoom;
+        if (lowest >= 0 && Math.floorDiv(l, window) > lowest) {
+          l = lowest * window;
+        }
         level[i] = l;
       } else {
         long idx = Math.floorDiv(nowTick, window);
@@ -110,6 +129,10 @@ public final class LimiterStep {
             ticks = window - elapsed + needed;
           }
           wait = Math.max(wait, ticks * tick - intoTick);
+        }
+        long lowest = limit.dimension() == Dimension.REQUESTS ? requestsRoom : tokensRoom;
+        if (lowest >= 0 && Math.floorDiv(room, window) > lowest) {
+          cur += Math.floorDiv(room, window) - lowest;
         }
         index[i] = idx;
         elapsedInWindow[i] = elapsed;

@@ -15,6 +15,7 @@ public final class RunArgs {
   static final byte RESERVE = 0;
   static final byte LEASE = 1;
   static final byte ADJUST = 2;
+  static final byte LOWER = 3;
   private static final int NUMBERS = 7;
 
   private RunArgs() {}
@@ -27,6 +28,14 @@ public final class RunArgs {
   /** Adds {@code requests} and {@code tokens} (signed) taken at {@code takenAtMicros}. */
   public static byte[] adjust(Limits limits, long requests, long tokens, long takenAtMicros) {
     return pack(ADJUST, limits, requests, tokens, takenAtMicros);
+  }
+
+  /**
+   * Leaves each limit at most {@code requestsRoom} or {@code tokensRoom} of room (by its dimension;
+   * -1 leaves that dimension as it is); never raises room.
+   */
+  public static byte[] lower(Limits limits, long requestsRoom, long tokensRoom) {
+    return pack(LOWER, limits, 0, 0, requestsRoom, tokensRoom);
   }
 
   /**
