@@ -4,7 +4,7 @@
 -- KEYS[i]  step i's subject state hash          tg:{<scope>:<hash>}:s
 -- ARGV[i]  step i, packed little-endian (RunArgs): op (1 byte: 0 reserve, 1 lease, 2 adjust,
 --          3 lower), then
---          seven 8-byte integers: requests, tokens (to take: reserve, lease; to add, signed:
+--          eight 8-byte integers: requests, tokens (to take: reserve, lease; to add, signed:
 --          adjust, > 0 charges, < 0 gives back), then
 --            adjust: when the amounts were taken (server µs), so that a sliding window gives back
 --                    to the window that was charged; the rest 0
@@ -12,9 +12,11 @@
 --                    an ending lease gives back, and when they were taken (µs)
 --            lower:  the room to leave at most, in requests, then tokens (-1: that dimension as it
 --                    is); requests and tokens to take are 0
---          then the limits (LimitArgs): their count n (8 bytes), then per limit its state field
---          (zero-terminated), kind (1 byte: bit 0 tokens, else requests; bit 1 sliding window, else
---          token bucket), capacity (units per window), window (ticks), tick (µs)
+--          then spend in micro-dollars (to take or add, as requests and tokens; never leased), then
+--          the limits (LimitArgs): their count n (8 bytes), then per limit its state field
+--          (zero-terminated), kind (1 byte: bits 0-1 the dimension: 0 requests, 1 tokens, 2 spend;
+--          bits 2-3 the algorithm: 0 token bucket, 1 sliding window, 2 calendar day, 3 calendar
+--          month, UTC), capacity (units per window), window (ticks), tick (µs)
 --
 -- Reply: one reply per step, in order: { outcome, wait µs, server time µs, then per limit:
 -- remaining units, µs until full }
@@ -49,13 +51,44 @@
 local FULL_DEBT_WINDOWS = 3 -- a bucket's debt is capped at 3 windows of refill
 local floor, ceil, min, max = math.floor, math.ceil, math.min, math.max
 
+local DAY = 86400000000 -- µs
+
+-- Days since 1970-01-01 of a date of the proleptic Gregorian calendar (H. Hinnant's algorithm).
+local function daysFromCivil(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = floor(y / 400)
+  local yoe = y - era * 400
+  local mp = m > 2 and m - 3 or m + 9
+  local doe = yoe * 365 + floor(yoe / 4) - floor(yoe / 100) + floor((153 * mp + 2) / 5) + d - 1
+  return era * 146097 + doe - 719468
+end
+
+-- The calendar day or month (UTC) that µs `at` falls in: its number, and when the next begins (µs).
+local function period(at, monthly)
+  local day = floor(at / DAY)
+  if not monthly then return day, (day + 1) * DAY end
+  local z = day + 719468
+  local era = floor(z / 146097)
+  local doe = z - era * 146097
+  local yoe = floor((doe - floor(doe / 1460) + floor(doe / 36524) - floor(doe / 146096)) / 365)
+  local doy = doe - (365 * yoe + floor(yoe / 4) - floor(yoe / 100))
+  local mp = floor((5 * doy + 2) / 153)
+  local m = mp < 10 and mp + 3 or mp - 9
+  local y = yoe + era * 400
+  if m <= 2 then y = y + 1 end
+  local nextY, nextM = y, m + 1
+  if nextM > 12 then nextY, nextM = y + 1, 1 end
+  return y * 12 + m - 1, daysFromCivil(nextY, nextM, 1) * DAY
+end
+
 local t = redis.call('TIME')
 local serverNow = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
 -- One step on the subject whose state is at `key`, as `run` (one ARGV) asks.
 local function step(key, run)
   local now = serverNow
-  local op, deltaRequests, deltaTokens, a, b, c, d, e, n, at = struct.unpack('<Bi8i8i8i8i8i8i8i8', run)
+  local op, deltaRequests, deltaTokens, a, b, c, d, e, deltaSpend, n, at =
+    struct.unpack('<Bi8i8i8i8i8i8i8i8i8', run)
   local leasing = op == 1
   local takes = op == 0 or leasing -- all-or-none: may be denied
   local reservedAt = now
@@ -82,13 +115,17 @@ local function step(key, run)
   for i = 1, n do
     local field, kind, capacity, window, tick
     field, kind, capacity, window, tick, at = struct.unpack('<sBi8i8i8', run, at)
-    local requests = kind % 2 == 0
+    local dimension, algorithm = kind % 4, floor(kind / 4)
+    local requests, spend = dimension == 0, dimension == 2
+    local delta, give, lowest = deltaTokens, giveTokens, lowerTokens
+    if requests then delta, give, lowest = deltaRequests, giveRequests, lowerRequests
+    elseif spend then delta, give, lowest = deltaSpend, 0, -1 end
     -- every field named at once: a table that grows field by field is rebuilt as it grows
     local l = { field = field, capacity = capacity, window = window, tick = tick,
-                requests = requests, bucket = kind < 2, delta = requests and deltaRequests or deltaTokens,
+                requests = requests, spend = spend, bucket = algorithm == 0,
+                calendar = algorithm >= 2, monthly = algorithm == 3, delta = delta,
                 full = 0, level = 0, room = 0, index = 0, elapsed = 0, current = 0, previous = 0,
-                clock = false }
-    local give = requests and giveRequests or giveTokens
+                clock = false, ends = 0 }
     local nowTick = floor(now / tick)
     local intoTick = now - nowTick * tick
     if l.bucket then
@@ -116,6 +153,16 @@ local function step(key, run)
         allowed = 0
         local w = ceil((l.delta * window - l.level) / capacity) * tick - intoTick
         if w > wait then wait = w end
+      end
+    elseif l.calendar then
+      -- Spend per calendar day or month (UTC): a count that starts again with the next one.
+      l.index, l.ends = period(now, algorithm == 3)
+      l.current = stored[field] or 0
+      if (stored[field .. ':w'] or l.index) ~= l.index then l.current = 0 end
+      l.room = capacity - l.current
+      if takes and l.room < l.delta then
+        allowed = 0
+        if l.ends - now > wait then wait = l.ends - now end
       end
     else
       -- Sliding window counter: this window's count plus the previous one's, weighted by overlap.
@@ -149,7 +196,6 @@ local function step(key, run)
         if w > wait then wait = w end
       end
     end
-    local lowest = requests and lowerRequests or lowerTokens
     if lowest >= 0 and l.room > lowest then
       if l.bucket then l.level = lowest * window
       else l.current = l.current + (l.room - lowest) end
@@ -166,7 +212,7 @@ local function step(key, run)
     for i = 1, n do
       local l = limits[i]
       local want = l.requests and wantRequests or wantTokens
-      if want > 0 then
+      if want > 0 and not l.spend then
         local share = max(0, l.room - l.delta) / 2 / want
         if share < scale then scale = share end
       end
@@ -178,11 +224,11 @@ local function step(key, run)
       -- rounding must never take more than half of what is left
       local half = floor(max(0, l.room - l.delta) / 2)
       if l.requests then grantRequests = min(grantRequests, half)
-      else grantTokens = min(grantTokens, half) end
+      elseif not l.spend then grantTokens = min(grantTokens, half) end
     end
     for i = 1, n do
       local l = limits[i]
-      l.delta = l.delta + (l.requests and grantRequests or grantTokens)
+      if not l.spend then l.delta = l.delta + (l.requests and grantRequests or grantTokens) end
     end
   end
   if leasing and allowed == 0 then
@@ -212,6 +258,19 @@ local function step(key, run)
       end
       remaining = floor(l.level / l.window)
       untilFull = ceil((l.full - l.level) / l.capacity) * l.tick
+    elseif l.calendar then
+      if change and l.delta > 0 then
+        l.current = min(l.current + l.delta, (FULL_DEBT_WINDOWS + 1) * l.capacity)
+      elseif change and l.delta < 0 and period(reservedAt, l.monthly) == l.index then
+        -- a refund goes back only to the day or month that was charged
+        l.current = max(0, l.current + l.delta)
+      end
+      writes[#writes + 1] = l.field
+      writes[#writes + 1] = l.current
+      writes[#writes + 1] = l.field .. ':w'
+      writes[#writes + 1] = l.index
+      remaining = l.capacity - l.current
+      if l.current > 0 then untilFull = l.ends - now else untilFull = 0 end
     else
       if change and l.delta > 0 then
         l.current = min(l.current + l.delta, (FULL_DEBT_WINDOWS + 1) * l.capacity)

@@ -8,5 +8,10 @@ public enum Algorithm {
    * Count in fixed windows, weighting the previous window by how much of it still overlaps the
    * sliding one; matches providers that publish "per minute" windows.
    */
-  SLIDING_WINDOW
+  SLIDING_WINDOW,
+  /**
+   * Count per calendar day or month in UTC, as providers bill; empty again when the next one starts.
+   * Spend limits only ({@link Limit#spendPerDay}, {@link Limit#spendPerMonth}).
+   */
+  CALENDAR
 }

@@ -146,20 +146,30 @@ public final class BoundedSubjects extends ForwardingRateLimiter {
 
   @Override
   public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+    return reserve(subject, limits, requests, tokens, 0);
+  }
+
+  @Override
+  public Decision reserve(Subject subject, Limits limits, long requests, long tokens, long spend) {
     Subject charged = admit(subject);
-    Decision decision = delegate().reserve(charged, limits, requests, tokens);
+    Decision decision = delegate().reserve(charged, limits, requests, tokens, spend);
     fullIn(charged, decision.resetAfter());
     return decision;
   }
 
   @Override
   public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
+    return reserveAll(charges, requests, tokens, 0);
+  }
+
+  @Override
+  public JointDecision reserveAll(List<Charge> charges, long requests, long tokens, long spend) {
     List<Charge> admitted = new ArrayList<>(charges.size());
     for (Charge charge : charges) {
       Subject charged = admit(charge.subject());
       admitted.add(charged == charge.subject() ? charge : new Charge(charged, charge.limits()));
     }
-    JointDecision decision = delegate().reserveAll(admitted, requests, tokens);
+    JointDecision decision = delegate().reserveAll(admitted, requests, tokens, spend);
     List<Decision> decisions = decision.decisions();
     for (int i = 0; i < decisions.size(); i++) {
       fullIn(admitted.get(i).subject(), decisions.get(i).resetAfter());
@@ -175,9 +185,28 @@ public final class BoundedSubjects extends ForwardingRateLimiter {
   }
 
   @Override
+  public boolean settle(Reservation reservation, long actualTokens, long actualSpend) {
+    boolean applied = delegate().settle(reservation, actualTokens, actualSpend);
+    settled(reservation, actualTokens);
+    return applied;
+  }
+
+  @Override
   public void settleLater(Reservation reservation, long actualTokens) {
     delegate().settleLater(reservation, actualTokens);
     settled(reservation, actualTokens);
+  }
+
+  @Override
+  public void settleLater(Reservation reservation, long actualTokens, long actualSpend) {
+    delegate().settleLater(reservation, actualTokens, actualSpend);
+    settled(reservation, actualTokens);
+  }
+
+  @Override
+  public void settleAllLater(JointDecision decision, long actualTokens, long actualSpend) {
+    delegate().settleAllLater(decision, actualTokens, actualSpend);
+    decision.reservations().forEach(reservation -> settled(reservation, actualTokens));
   }
 
   @Override

@@ -56,6 +56,41 @@ public abstract class ForwardingRateLimiter implements RateLimiter {
     delegate.lowerRoom(subject, limits, requestsRoom, tokensRoom);
   }
 
+  /** A call that charges no spend goes through {@link #reserve(Subject, Limits, long, long)}. */
+  @Override
+  public Decision reserve(Subject subject, Limits limits, long requests, long tokens, long spend) {
+    return spend == 0 ? reserve(subject, limits, requests, tokens)
+        : delegate.reserve(subject, limits, requests, tokens, spend);
+  }
+
+  /** A settle that leaves the spend as reserved goes through {@link #settle(Reservation, long)}. */
+  @Override
+  public boolean settle(Reservation reservation, long actualTokens, long actualSpend) {
+    return actualSpend == reservation.spend() ? settle(reservation, actualTokens)
+        : delegate.settle(reservation, actualTokens, actualSpend);
+  }
+
+  @Override
+  public void settleLater(Reservation reservation, long actualTokens, long actualSpend) {
+    if (actualSpend == reservation.spend()) {
+      settleLater(reservation, actualTokens);
+    } else {
+      delegate.settleLater(reservation, actualTokens, actualSpend);
+    }
+  }
+
+  /** A call that charges no spend goes through {@link #reserveAll(List, long, long)}. */
+  @Override
+  public JointDecision reserveAll(List<Charge> charges, long requests, long tokens, long spend) {
+    return spend == 0 ? reserveAll(charges, requests, tokens)
+        : delegate.reserveAll(charges, requests, tokens, spend);
+  }
+
+  @Override
+  public void settleAllLater(JointDecision decision, long actualTokens, long actualSpend) {
+    delegate.settleAllLater(decision, actualTokens, actualSpend);
+  }
+
   @Override
   public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
     return delegate.reserveAll(charges, requests, tokens);

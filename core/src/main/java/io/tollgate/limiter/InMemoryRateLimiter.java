@@ -58,8 +58,14 @@ final class InMemoryRateLimiter implements RateLimiter {
 
   @Override
   public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+    return reserve(subject, limits, requests, tokens, 0);
+  }
+
+  @Override
+  public Decision reserve(Subject subject, Limits limits, long requests, long tokens, long spend) {
     Outcomes.checkCost(requests, tokens);
-    if (Outcomes.neverFits(limits, requests, tokens)) {
+    Outcomes.checkSpend(spend);
+    if (Outcomes.neverFits(limits, requests, tokens, spend)) {
       return Outcomes.neverFitsDecision(limits, false);
     }
     sweepAFew();
@@ -67,20 +73,22 @@ final class InMemoryRateLimiter implements RateLimiter {
       Cell cell = cells.computeIfAbsent(subject, s -> new Cell());
       synchronized (cell) {
         if (!cell.dropped) {
-          return reserve(cell, subject, limits, requests, tokens);
+          return reserve(cell, subject, limits, requests, tokens, spend);
         }
       }
     }
   }
 
-  private Decision reserve(Cell cell, Subject subject, Limits limits, long requests, long tokens) {
+  private Decision reserve(Cell cell, Subject subject, Limits limits, long requests, long tokens,
+      long spend) {
     long now = clock.nowMicros();
-    StepResult result = LimiterStep.reserve(cell.state, limits, requests, tokens, now);
+    StepResult result = LimiterStep.reserve(cell.state, limits, requests, tokens, spend, now);
     Reservation reservation = null;
     if (result.outcome() == 1) {
-      reservation = new Reservation(ReservationIds.next(), subject, limits, requests, tokens, local);
+      reservation = new Reservation(ReservationIds.next(), subject, limits, requests, tokens, spend,
+          local);
       cell.records.put(reservation.id(),
-          new Held(requests, tokens, result.nowMicros(), now + reservationTtlMicros));
+          new Held(requests, tokens, spend, result.nowMicros(), now + reservationTtlMicros));
       cell.keepUntil(result, limits, now);
     }
     return Outcomes.decision(limits, result, false, reservation);
@@ -103,18 +111,22 @@ final class InMemoryRateLimiter implements RateLimiter {
 
   @Override
   public boolean settle(Reservation reservation, long actualTokens) {
-    if (actualTokens < 0) {
-      throw new IllegalArgumentException("actual tokens must be >= 0, was " + actualTokens);
-    }
-    return adjust(reservation, true, actualTokens);
+    return settle(reservation, actualTokens, reservation.spend());
+  }
+
+  @Override
+  public boolean settle(Reservation reservation, long actualTokens, long actualSpend) {
+    Settlement checked = new Settlement(reservation, actualTokens, actualSpend);
+    return adjust(reservation, true, checked.actualTokens(), checked.actualSpend());
   }
 
   @Override
   public boolean release(Reservation reservation) {
-    return adjust(reservation, false, 0);
+    return adjust(reservation, false, 0, 0);
   }
 
-  private boolean adjust(Reservation reservation, boolean settle, long actualTokens) {
+  private boolean adjust(Reservation reservation, boolean settle, long actualTokens,
+      long actualSpend) {
     Cell cell = cells.get(reservation.subject());
     if (cell == null) {
       return false;
@@ -127,8 +139,9 @@ final class InMemoryRateLimiter implements RateLimiter {
       }
       long deltaRequests = settle ? 0 : -held.requests;
       long deltaTokens = settle ? actualTokens - held.tokens : -held.tokens;
+      long deltaSpend = settle ? actualSpend - held.spend : -held.spend;
       StepResult result = LimiterStep.adjust(cell.state, reservation.limits(), deltaRequests,
-          deltaTokens, held.reservedAt, now);
+          deltaTokens, deltaSpend, held.reservedAt, now);
       cell.keepUntil(result, reservation.limits(), now);
       return true;
     }
@@ -181,5 +194,5 @@ final class InMemoryRateLimiter implements RateLimiter {
     }
   }
 
-  private record Held(long requests, long tokens, long reservedAt, long expiresAt) {}
+  private record Held(long requests, long tokens, long spend, long reservedAt, long expiresAt) {}
 }

@@ -45,6 +45,12 @@ public final class Limit {
       throw new IllegalArgumentException(
           dimension.label() + " per " + window + " must be > 0, was " + capacity);
     }
+    if ((algorithm == Algorithm.CALENDAR) != (dimension == Dimension.SPEND)) {
+      throw new IllegalArgumentException("spend is counted per calendar day or month, and only spend is");
+    }
+    if (algorithm == Algorithm.CALENDAR && !window.equals(Duration.ofDays(1)) && !window.equals(MONTH)) {
+      throw new IllegalArgumentException("a calendar limit is per day or per month, was " + window);
+    }
     if (window.isNegative() || window.isZero() || window.compareTo(Duration.ofDays(366)) > 0) {
       throw new IllegalArgumentException("window must be between 1 µs and 366 days, was " + window);
     }
@@ -53,6 +59,14 @@ public final class Limit {
       throw new IllegalArgumentException("window must be a whole number of µs, was " + window);
     }
     long tick = 1;
+    if (algorithm == Algorithm.CALENDAR) {
+      // counted in whole units, with no refill: only the capacity has to stay exact
+      if (capacity >= MAX_SCALED) {
+        throw new IllegalArgumentException(dimension.label() + " per " + window
+            + " is too large to count exactly, was " + capacity);
+      }
+      tick = windowMicros;
+    }
     while (windowMicros % (tick * 10) == 0 && exceeds(capacity, windowMicros / tick)) {
       tick *= 10;
     }
@@ -76,6 +90,24 @@ public final class Limit {
   /** A token-bucket limit on calls. */
   public static Limit requests(long capacity, Duration window) {
     return new Limit(Dimension.REQUESTS, capacity, window, Algorithm.TOKEN_BUCKET);
+  }
+
+  /** The window of a calendar month ({@link #spendPerMonth}): no month is longer. */
+  static final Duration MONTH = Duration.ofDays(31);
+
+  /** At most {@code microUsd} spent per calendar day, UTC. */
+  public static Limit spendPerDay(long microUsd) {
+    return new Limit(Dimension.SPEND, microUsd, Duration.ofDays(1), Algorithm.CALENDAR);
+  }
+
+  /** At most {@code microUsd} spent per calendar month, UTC. */
+  public static Limit spendPerMonth(long microUsd) {
+    return new Limit(Dimension.SPEND, microUsd, MONTH, Algorithm.CALENDAR);
+  }
+
+  /** True for a limit per calendar month ({@link #spendPerMonth}); false for every other. */
+  public boolean monthly() {
+    return algorithm == Algorithm.CALENDAR && window.equals(MONTH);
   }
 
   /** A token-bucket limit on LLM tokens. */
@@ -135,8 +167,9 @@ public final class Limit {
    * starts a fresh (full) state rather than misreading the old one.
    */
   public String stateField() {
-    return (group.isEmpty() ? "" : group + "|") + (dimension == Dimension.REQUESTS ? "r" : "t")
-        + (algorithm == Algorithm.TOKEN_BUCKET ? "b" : "w")
+    return (group.isEmpty() ? "" : group + "|")
+        + (dimension == Dimension.REQUESTS ? "r" : dimension == Dimension.TOKENS ? "t" : "u")
+        + (algorithm == Algorithm.TOKEN_BUCKET ? "b" : algorithm == Algorithm.SLIDING_WINDOW ? "w" : "c")
         + windowTicks * tickMicros + ":" + capacity;
   }
 
@@ -158,6 +191,7 @@ public final class Limit {
   @Override
   public String toString() {
     return (group.isEmpty() ? "" : group + ":") + dimension.label() + "-per-" + window + "=" + capacity
-        + (algorithm == Algorithm.SLIDING_WINDOW ? " (sliding window)" : "");
+        + (algorithm == Algorithm.SLIDING_WINDOW ? " (sliding window)" : "")
+        + (algorithm == Algorithm.CALENDAR ? (monthly() ? " (calendar month)" : " (calendar day)") : "");
   }
 }

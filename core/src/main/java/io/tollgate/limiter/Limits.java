@@ -33,8 +33,9 @@ public final class Limits {
       }
     }
     this.all = List.copyOf(all);
-    this.leases = leases;
-    this.hash = this.all.hashCode() * 31 + Objects.hashCode(leases);
+    // a lease grants requests and tokens only: spend is charged on the shared state every call
+    this.leases = capacity(Dimension.SPEND) >= 0 ? null : leases;
+    this.hash = this.all.hashCode() * 31 + Objects.hashCode(this.leases);
   }
 
   public static Limits of(Limit... limits) {

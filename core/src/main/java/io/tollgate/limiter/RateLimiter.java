@@ -90,6 +90,18 @@ public interface RateLimiter extends AutoCloseable {
    */
   Decision reserve(Subject subject, Limits limits, long requests, long tokens);
 
+  /**
+   * As {@link #reserve(Subject, Limits, long, long)}, and {@code spend} micro-dollars on the limits
+   * of spend ({@link Dimension#SPEND}), in the same step. A limiter that does not count spend
+   * accepts only a spend of 0.
+   */
+  default Decision reserve(Subject subject, Limits limits, long requests, long tokens, long spend) {
+    if (spend == 0) {
+      return reserve(subject, limits, requests, tokens);
+    }
+    throw new UnsupportedOperationException(getClass().getName() + " does not count spend");
+  }
+
   /** One request and {@code tokens}, the usual reservation of an LLM call. */
   default Decision reserve(Subject subject, Limits limits, long tokens) {
     return reserve(subject, limits, 1, tokens);
@@ -104,6 +116,18 @@ public interface RateLimiter extends AutoCloseable {
   boolean settle(Reservation reservation, long actualTokens);
 
   /**
+   * As {@link #settle(Reservation, long)}, and replaces the reserved spend with {@code actualSpend}
+   * (micro-dollars) in the same step. A limiter that does not count spend accepts only the spend
+   * reserved.
+   */
+  default boolean settle(Reservation reservation, long actualTokens, long actualSpend) {
+    if (actualSpend == reservation.spend()) {
+      return settle(reservation, actualTokens);
+    }
+    throw new UnsupportedOperationException(getClass().getName() + " does not count spend");
+  }
+
+  /**
    * Settles as {@link #settle} does, now or shortly after: the resilient limiter hands it to a
    * background thread ({@code tollgate-settle}) that sends queued settles together, and settles on
    * the caller's thread only when that queue is full or closed. It is applied exactly once all the
@@ -116,6 +140,11 @@ public interface RateLimiter extends AutoCloseable {
     settle(reservation, actualTokens);
   }
 
+  /** {@link #settleLater(Reservation, long)} with the spend the call really cost (micro-dollars). */
+  default void settleLater(Reservation reservation, long actualTokens, long actualSpend) {
+    settle(reservation, actualTokens, actualSpend);
+  }
+
   /**
    * Settles each as {@link #settle} would, in one go where the backend can (one pipeline on a
    * standalone Redis).
@@ -125,7 +154,8 @@ public interface RateLimiter extends AutoCloseable {
   default int settleEach(List<Settlement> settlements) {
     int applied = 0;
     for (Settlement settlement : settlements) {
-      applied += settle(settlement.reservation(), settlement.actualTokens()) ? 1 : 0;
+      applied += settle(settlement.reservation(), settlement.actualTokens(),
+          settlement.actualSpend()) ? 1 : 0;
     }
     return applied;
   }
@@ -161,6 +191,18 @@ public interface RateLimiter extends AutoCloseable {
         charge -> reserve(charge.subject(), charge.limits(), requests, tokens), this::release);
   }
 
+  /**
+   * As {@link #reserveAll(List, long, long)}, and {@code spend} micro-dollars on each charge's
+   * limits of spend.
+   */
+  default JointDecision reserveAll(List<Charge> charges, long requests, long tokens, long spend) {
+    if (spend == 0) {
+      return reserveAll(charges, requests, tokens);
+    }
+    return Outcomes.inTurn(charges,
+        charge -> reserve(charge.subject(), charge.limits(), requests, tokens, spend), this::release);
+  }
+
   /** Settles every reservation of an allowed joint decision with the same actual usage. */
   default void settleAll(JointDecision decision, long actualTokens) {
     decision.reservations().forEach(reservation -> settle(reservation, actualTokens));
@@ -169,6 +211,12 @@ public interface RateLimiter extends AutoCloseable {
   /** {@link #settleLater} for every reservation of an allowed joint decision. */
   default void settleAllLater(JointDecision decision, long actualTokens) {
     decision.reservations().forEach(reservation -> settleLater(reservation, actualTokens));
+  }
+
+  /** {@link #settleAllLater(JointDecision, long)} with the spend the call really cost. */
+  default void settleAllLater(JointDecision decision, long actualTokens, long actualSpend) {
+    decision.reservations().forEach(reservation ->
+        settleLater(reservation, actualTokens, actualSpend));
   }
 
   /** Releases every reservation of an allowed joint decision. */

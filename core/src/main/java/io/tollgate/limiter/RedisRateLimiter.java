@@ -59,22 +59,29 @@ final class RedisRateLimiter implements RateLimiter {
 
   @Override
   public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+    return reserve(subject, limits, requests, tokens, 0);
+  }
+
+  @Override
+  public Decision reserve(Subject subject, Limits limits, long requests, long tokens, long spend) {
     Outcomes.checkCost(requests, tokens);
-    if (Outcomes.neverFits(limits, requests, tokens)) {
+    Outcomes.checkSpend(spend);
+    if (Outcomes.neverFits(limits, requests, tokens, spend)) {
       return Outcomes.neverFitsDecision(limits, false);
     }
     if (limits.leases().isPresent()) {
       return leases.reserve(subject, limits, requests, tokens);
     }
-    List<?> reply = (List<?>) eval(keys(subject), args(RunArgs.reserve(limits, requests, tokens)));
-    return reserved(subject, limits, requests, tokens, parse(reply));
+    List<?> reply = (List<?>) eval(keys(subject),
+        args(RunArgs.reserve(limits, requests, tokens, spend)));
+    return reserved(subject, limits, requests, tokens, spend, parse(reply));
   }
 
   /** The decision a reserve's reply gives; allowed, it holds what the script took. */
-  private Decision reserved(Subject subject, Limits limits, long requests, long tokens,
+  private Decision reserved(Subject subject, Limits limits, long requests, long tokens, long spend,
       StepResult result) {
     Reservation reservation = result.outcome() == 1
-        ? new Reservation(ReservationIds.next(), subject, limits, requests, tokens,
+        ? new Reservation(ReservationIds.next(), subject, limits, requests, tokens, spend,
             result.nowMicros(), System.nanoTime() + reservationTtl.toNanos())
         : null;
     return Outcomes.decision(limits, result, false, reservation);
@@ -90,17 +97,28 @@ final class RedisRateLimiter implements RateLimiter {
    */
   @Override
   public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
-    return pipelinesReserves(charges, requests, tokens)
-        ? reserveAllPipelined(charges, requests, tokens)
-        : RateLimiter.super.reserveAll(charges, requests, tokens);
+    return reserveAll(charges, requests, tokens, 0);
+  }
+
+  @Override
+  public JointDecision reserveAll(List<Charge> charges, long requests, long tokens, long spend) {
+    if (pipelinesReserves(charges, requests, tokens, spend)) {
+      return reserveAllPipelined(charges, requests, tokens, spend);
+    }
+    return Outcomes.inTurn(charges,
+        charge -> reserve(charge.subject(), charge.limits(), requests, tokens, spend), this::release);
   }
 
   /** {@link #reserveAll} for charges {@link #pipelinesReserves} said yes to. */
   JointDecision reserveAllPipelined(List<Charge> charges, long requests, long tokens) {
+    return reserveAllPipelined(charges, requests, tokens, 0);
+  }
+
+  JointDecision reserveAllPipelined(List<Charge> charges, long requests, long tokens, long spend) {
     List<RedisScripts.Call> calls = new ArrayList<>(charges.size());
     for (Charge charge : charges) {
       calls.add(new RedisScripts.Call(keys(charge.subject()),
-          args(RunArgs.reserve(charge.limits(), requests, tokens))));
+          args(RunArgs.reserve(charge.limits(), requests, tokens, spend))));
     }
     List<Object> replies = redis.evalAll(SCRIPT, calls);
     List<Decision> decisions = new ArrayList<>(charges.size());
@@ -108,7 +126,7 @@ final class RedisRateLimiter implements RateLimiter {
     for (int i = 0; i < charges.size(); i++) {
       Charge charge = charges.get(i);
       List<?> reply = (List<?>) replies.get(i);
-      Decision decision = reserved(charge.subject(), charge.limits(), requests, tokens,
+      Decision decision = reserved(charge.subject(), charge.limits(), requests, tokens, spend,
           parse(reply));
       decisions.add(decision);
       if (!decision.allowed() && firstDenial < 0) {
@@ -124,14 +142,19 @@ final class RedisRateLimiter implements RateLimiter {
 
   /** True when {@link #reserveAll} sends {@code charges} in one pipeline (see there). */
   boolean pipelinesReserves(List<Charge> charges, long requests, long tokens) {
+    return pipelinesReserves(charges, requests, tokens, 0);
+  }
+
+  boolean pipelinesReserves(List<Charge> charges, long requests, long tokens, long spend) {
     // the client as it is: connecting is the first reserve's business, inside the caller's breaker
     if (charges.size() < 2 || !redis.pipelines()) {
       return false;
     }
     Outcomes.checkCost(requests, tokens);
+    Outcomes.checkSpend(spend);
     for (Charge charge : charges) {
       if (charge.limits().leases().isPresent()
-          || Outcomes.neverFits(charge.limits(), requests, tokens)) {
+          || Outcomes.neverFits(charge.limits(), requests, tokens, spend)) {
         return false;
       }
     }
@@ -141,6 +164,11 @@ final class RedisRateLimiter implements RateLimiter {
   @Override
   public boolean settle(Reservation reservation, long actualTokens) {
     return settleEach(List.of(new Settlement(reservation, actualTokens))) == 1;
+  }
+
+  @Override
+  public boolean settle(Reservation reservation, long actualTokens, long actualSpend) {
+    return settleEach(List.of(new Settlement(reservation, actualTokens, actualSpend))) == 1;
   }
 
   /**
@@ -158,8 +186,9 @@ final class RedisRateLimiter implements RateLimiter {
         applied += leases.settle(reservation, actualTokens) ? 1 : 0;
       } else if (reservation.useOnce(System.nanoTime())) {
         applied++;
-        if (actualTokens != reservation.tokens()) {
-          adjusts.add(adjust(reservation, 0, actualTokens - reservation.tokens()));
+        long spend = settlement.actualSpend() - reservation.spend();
+        if (actualTokens != reservation.tokens() || spend != 0) {
+          adjusts.add(adjust(reservation, 0, actualTokens - reservation.tokens(), spend));
         }
       }
     }
@@ -177,8 +206,8 @@ final class RedisRateLimiter implements RateLimiter {
     if (!reservation.useOnce(System.nanoTime())) {
       return false;
     }
-    redis.evalAll(SCRIPT,
-        List.of(adjust(reservation, -reservation.requests(), -reservation.tokens())));
+    redis.evalAll(SCRIPT, List.of(adjust(reservation, -reservation.requests(),
+        -reservation.tokens(), -reservation.spend())));
     return true;
   }
 
@@ -188,10 +217,11 @@ final class RedisRateLimiter implements RateLimiter {
         args(RunArgs.lower(limits, requestsRoom, tokensRoom)))));
   }
 
-  /** Adds {@code requests} and {@code tokens} (signed) to what {@code reservation} took. */
-  private static RedisScripts.Call adjust(Reservation reservation, long requests, long tokens) {
+  /** Adds {@code requests}, {@code tokens} and {@code spend} (signed) to what {@code reservation} took. */
+  private static RedisScripts.Call adjust(Reservation reservation, long requests, long tokens,
+      long spend) {
     return new RedisScripts.Call(keys(reservation.subject()), args(RunArgs.adjust(
-        reservation.limits(), requests, tokens, reservation.takenAtMicros)));
+        reservation.limits(), requests, tokens, spend, reservation.takenAtMicros)));
   }
 
   /** Requests this JVM holds leased for {@code subject} under {@code limits} now. */

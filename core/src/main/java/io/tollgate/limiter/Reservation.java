@@ -25,6 +25,7 @@ public final class Reservation {
   private final Limits limits;
   private final long requests;
   private final long tokens;
+  private final long spend;
   private final boolean local;
   /** The lease this was served from, or null. */
   final Lease lease;
@@ -39,14 +40,15 @@ public final class Reservation {
   private volatile boolean used;
 
   /** A reservation the backend keeps a record of (in memory). */
-  Reservation(String id, Subject subject, Limits limits, long requests, long tokens, boolean local) {
-    this(id, subject, limits, requests, tokens, local, null, 0, 0);
+  Reservation(String id, Subject subject, Limits limits, long requests, long tokens, long spend,
+      boolean local) {
+    this(id, subject, limits, requests, tokens, spend, local, null, 0, 0);
   }
 
   /** A reservation served from {@code lease}: this JVM alone knows of it. */
   Reservation(String id, Subject subject, Limits limits, long requests, long tokens, Lease lease,
       long usableUntilNanos) {
-    this(id, subject, limits, requests, tokens, false, Objects.requireNonNull(lease, "lease"), 0,
+    this(id, subject, limits, requests, tokens, 0, false, Objects.requireNonNull(lease, "lease"), 0,
         usableUntilNanos);
   }
 
@@ -54,18 +56,19 @@ public final class Reservation {
    * A reservation taken in Redis at {@code takenAtMicros} (server time): Redis keeps no record of
    * it, this object is the record.
    */
-  Reservation(String id, Subject subject, Limits limits, long requests, long tokens,
+  Reservation(String id, Subject subject, Limits limits, long requests, long tokens, long spend,
       long takenAtMicros, long usableUntilNanos) {
-    this(id, subject, limits, requests, tokens, false, null, takenAtMicros, usableUntilNanos);
+    this(id, subject, limits, requests, tokens, spend, false, null, takenAtMicros, usableUntilNanos);
   }
 
   private Reservation(String id, Subject subject, Limits limits, long requests, long tokens,
-      boolean local, Lease lease, long takenAtMicros, long usableUntilNanos) {
+      long spend, boolean local, Lease lease, long takenAtMicros, long usableUntilNanos) {
     this.id = Objects.requireNonNull(id, "id");
     this.subject = Objects.requireNonNull(subject, "subject");
     this.limits = Objects.requireNonNull(limits, "limits");
     this.requests = requests;
     this.tokens = tokens;
+    this.spend = spend;
     this.local = local;
     this.lease = lease;
     this.takenAtMicros = takenAtMicros;
@@ -102,6 +105,11 @@ public final class Reservation {
     return tokens;
   }
 
+  /** The spend reserved, in micro-dollars: the estimate priced before the call (0 when none). */
+  public long spend() {
+    return spend;
+  }
+
   /** True when this was taken from the local guard while the shared backend was unreachable. */
   public boolean local() {
     return local;
@@ -114,6 +122,7 @@ public final class Reservation {
 
   @Override
   public String toString() {
-    return "Reservation[" + subject + " " + requests + " requests, " + tokens + " tokens]";
+    return "Reservation[" + subject + " " + requests + " requests, " + tokens + " tokens"
+        + (spend == 0 ? "" : ", " + spend + " µUSD") + "]";
   }
 }

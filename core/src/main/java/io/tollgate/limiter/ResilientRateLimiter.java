@@ -95,9 +95,15 @@ final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
 
   @Override
   public Decision reserve(Subject subject, Limits limits, long requests, long tokens) {
+    return reserve(subject, limits, requests, tokens, 0);
+  }
+
+  @Override
+  public Decision reserve(Subject subject, Limits limits, long requests, long tokens, long spend) {
     Outcomes.checkCost(requests, tokens);
-    Decision decision = onShared(() -> shared.reserve(subject, limits, requests, tokens));
-    return decision != null ? decision : degraded(subject, limits, requests, tokens);
+    Outcomes.checkSpend(spend);
+    Decision decision = onShared(() -> shared.reserve(subject, limits, requests, tokens, spend));
+    return decision != null ? decision : degraded(subject, limits, requests, tokens, spend);
   }
 
   /**
@@ -107,22 +113,32 @@ final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
    */
   @Override
   public JointDecision reserveAll(List<Charge> charges, long requests, long tokens) {
-    if (!(shared instanceof RedisRateLimiter redis
-        && redis.pipelinesReserves(charges, requests, tokens))) {
-      return RateLimiter.super.reserveAll(charges, requests, tokens);
-    }
-    JointDecision decision = onShared(() -> redis.reserveAllPipelined(charges, requests, tokens));
-    return decision != null ? decision : Outcomes.inTurn(charges,
-        charge -> degraded(charge.subject(), charge.limits(), requests, tokens), this::release);
+    return reserveAll(charges, requests, tokens, 0);
   }
 
-  private Decision degraded(Subject subject, Limits limits, long requests, long tokens) {
+  @Override
+  public JointDecision reserveAll(List<Charge> charges, long requests, long tokens, long spend) {
+    if (!(shared instanceof RedisRateLimiter redis
+        && redis.pipelinesReserves(charges, requests, tokens, spend))) {
+      return Outcomes.inTurn(charges,
+          charge -> reserve(charge.subject(), charge.limits(), requests, tokens, spend),
+          this::release);
+    }
+    JointDecision decision = onShared(() ->
+        redis.reserveAllPipelined(charges, requests, tokens, spend));
+    return decision != null ? decision : Outcomes.inTurn(charges,
+        charge -> degraded(charge.subject(), charge.limits(), requests, tokens, spend),
+        this::release);
+  }
+
+  private Decision degraded(Subject subject, Limits limits, long requests, long tokens,
+      long spend) {
     if (policy == FailurePolicy.FAIL_OPEN) {
-      Decision decision = local.reserve(subject, limits.scaled(localShare), requests, tokens);
+      Decision decision = local.reserve(subject, limits.scaled(localShare), requests, tokens, spend);
       return new Decision(decision.outcome(), decision.limits(), decision.retryAfter(), true,
           decision.reservation());
     }
-    if (Outcomes.neverFits(limits, requests, tokens)) {
+    if (Outcomes.neverFits(limits, requests, tokens, spend)) {
       return Outcomes.neverFitsDecision(limits, true);
     }
     List<LimitState> unknown = new ArrayList<>();
@@ -135,19 +151,30 @@ final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
 
   @Override
   public boolean settle(Reservation reservation, long actualTokens) {
+    return settle(reservation, actualTokens, reservation.spend());
+  }
+
+  @Override
+  public boolean settle(Reservation reservation, long actualTokens, long actualSpend) {
     if (reservation.local()) {
-      return local.settle(reservation, actualTokens);
+      return local.settle(reservation, actualTokens, actualSpend);
     }
-    return appliedOnShared(() -> shared.settle(reservation, actualTokens) ? 1 : 0) == 1;
+    return appliedOnShared(() ->
+        shared.settle(reservation, actualTokens, actualSpend) ? 1 : 0) == 1;
+  }
+
+  @Override
+  public void settleLater(Reservation reservation, long actualTokens) {
+    settleLater(reservation, actualTokens, reservation.spend());
   }
 
   /** A local reservation is settled at once (in memory: cheaper than a hand-off). */
   @Override
-  public void settleLater(Reservation reservation, long actualTokens) {
-    Settlement settlement = new Settlement(reservation, actualTokens);
+  public void settleLater(Reservation reservation, long actualTokens, long actualSpend) {
+    Settlement settlement = new Settlement(reservation, actualTokens, actualSpend);
     if (reservation.local() || !settles.offer(settlement)) {
       // in memory; or the queue is full or closed: on this thread, bounded by the Redis timeout
-      settle(reservation, actualTokens);
+      settle(reservation, actualTokens, actualSpend);
     }
   }
 
@@ -158,7 +185,8 @@ final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
     List<Settlement> onShared = new ArrayList<>(settlements.size());
     for (Settlement settlement : settlements) {
       if (settlement.reservation().local()) {
-        applied += local.settle(settlement.reservation(), settlement.actualTokens()) ? 1 : 0;
+        applied += local.settle(settlement.reservation(), settlement.actualTokens(),
+            settlement.actualSpend()) ? 1 : 0;
       } else {
         onShared.add(settlement);
       }

@@ -116,6 +116,85 @@ abstract class RateLimiterContract {
   }
 
   @Test
+  void spendIsTakenWithRequestsAndTokensAllOrNone() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(10, YEAR), Limit.spendPerDay(1_000_000));
+
+    Decision first = limiter().reserve(tenant, limits, 1, 100, 600_000);
+    Decision denied = limiter().reserve(tenant, limits, 1, 100, 600_000);
+
+    assertThat(first.allowed()).isTrue();
+    assertThat(first.reservation().orElseThrow().spend()).isEqualTo(600_000);
+    assertThat(first.limits()).extracting(LimitState::remaining).containsExactly(9L, 400_000L);
+    assertThat(denied.outcome()).isEqualTo(Outcome.DENIED);
+    assertThat(denied.limits()).extracting(LimitState::remaining).containsExactly(9L, 400_000L);
+    // room comes back with the next UTC day, not before
+    long untilMidnight = Duration.ofDays(1).toMillis() - System.currentTimeMillis() % Duration.ofDays(1).toMillis();
+    assertThat(denied.retryAfter().toMillis()).isBetween(untilMidnight - 5_000, untilMidnight);
+  }
+
+  @Test
+  void aSettleReplacesTheReservedSpendAndAReleaseGivesItBack() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.spendPerMonth(1_000_000), Limit.tokens(10_000, YEAR));
+
+    Reservation cheaper = limiter().reserve(tenant, limits, 1, 100, 600_000).reservation().orElseThrow();
+    assertThat(limiter().settle(cheaper, 100, 150_000)).isTrue();
+    Reservation dearer = limiter().reserve(tenant, limits, 1, 100, 100_000).reservation().orElseThrow();
+    assertThat(limiter().settle(dearer, 100, 300_000)).isTrue();
+    Reservation released = limiter().reserve(tenant, limits, 1, 100, 200_000).reservation().orElseThrow();
+    assertThat(limiter().release(released)).isTrue();
+    Decision after = limiter().reserve(tenant, limits, 1, 100, 550_000);
+
+    // 150,000 + 300,000 spent; the release gave its 200,000 back; 550,000 fits exactly
+    assertThat(after.allowed()).isTrue();
+    assertThat(after.limits()).extracting(LimitState::remaining).containsExactly(0L, 9_700L);
+    assertThat(limiter().reserve(tenant, limits, 1, 100, 1).allowed()).isFalse();
+  }
+
+  @Test
+  void aSpendAboveTheWholeBudgetNeverFits() {
+    Decision decision = limiter().reserve(freshSubject(), Limits.of(Limit.spendPerDay(1_000)),
+        1, 10, 1_001);
+
+    assertThat(decision.outcome()).isEqualTo(Outcome.NEVER_FITS);
+  }
+
+  @Test
+  void sixteenThreadsNeverSpendMoreThanTheBudget() throws Exception {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.spendPerDay(1_000_000));
+    AtomicLong spent = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<?>> workers = new ArrayList<>();
+      for (int t = 0; t < 16; t++) {
+        workers.add(pool.submit(() -> {
+          for (int i = 0; i < 40; i++) {
+            // reserved at 5,000; the call really costs 1,000 to 5,000
+            Decision decision = limiter().reserve(tenant, limits, 1, 10, 5_000);
+            if (decision.allowed()) {
+              long cost = 1_000 + (i % 5) * 1_000;
+              limiter().settle(decision.reservation().orElseThrow(), 10, cost);
+              spent.addAndGet(cost);
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> worker : workers) {
+        worker.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    Decision last = limiter().reserve(tenant, limits, 1, 10, 1);
+
+    assertThat(spent.get()).isLessThanOrEqualTo(1_000_000);
+    assertThat(last.limits().get(0).remaining()).isEqualTo(1_000_000 - spent.get() - (last.allowed() ? 1 : 0));
+  }
+
+  @Test
   void deniesWhenTokensExhaustedEvenIfRequestsRemain() {
     Subject tenant = freshSubject();
     Limits limits = Limits.of(Limit.requests(10, YEAR), Limit.tokens(1000, YEAR));

@@ -54,7 +54,7 @@ class SettleQueueTest {
 
   private static Settlement settlement(int n) {
     Reservation reservation = new Reservation("r" + n, Subject.of("tenant", "queue"), LIMITS, 1,
-        10, false);
+        10, 0, false);
     return new Settlement(reservation, n);
   }
 

@@ -1,7 +1,5 @@
 package io.tollgate.limiter.internal;
 
-import io.tollgate.limiter.Algorithm;
-import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import java.io.ByteArrayOutputStream;
@@ -45,13 +43,26 @@ public final class LimitArgs {
     for (Limit limit : all) {
       out.writeBytes(limit.stateField().getBytes(StandardCharsets.UTF_8));
       out.write(0);
-      out.write((limit.dimension() == Dimension.TOKENS ? 1 : 0)
-          | (limit.algorithm() == Algorithm.SLIDING_WINDOW ? 2 : 0));
+      out.write(kind(limit));
       out.writeBytes(int64(limit.capacity()));
       out.writeBytes(int64(limit.windowTicks()));
       out.writeBytes(int64(limit.tickMicros()));
     }
     return out.toByteArray();
+  }
+
+  /**
+   * Bits 0-1 the dimension (0 requests, 1 tokens, 2 spend), bits 2-3 the algorithm (0 token
+   * bucket, 1 sliding window, 2 calendar day, 3 calendar month).
+   */
+  static int kind(Limit limit) {
+    int dimension = limit.dimension().ordinal();
+    int algorithm = switch (limit.algorithm()) {
+      case TOKEN_BUCKET -> 0;
+      case SLIDING_WINDOW -> 1;
+      case CALENDAR -> limit.monthly() ? 3 : 2;
+    };
+    return dimension | algorithm << 2;
   }
 
   private static byte[] int64(long value) {

@@ -21,7 +21,13 @@ public final class LimiterStep {
   /** Reserve; writes {@code state} only when allowed. */
   public static StepResult reserve(Map<String, Long> state, Limits limits, long requests, long tokens,
       long now) {
-    return run(state, limits, true, requests, tokens, 0, now);
+    return reserve(state, limits, requests, tokens, 0, now);
+  }
+
+  /** Reserve with spend (micro-dollars); writes {@code state} only when allowed. */
+  public static StepResult reserve(Map<String, Long> state, Limits limits, long requests, long tokens,
+      long spend, long now) {
+    return run(state, limits, true, requests, tokens, spend, 0, now, -1, -1);
   }
 
   /**
@@ -30,7 +36,13 @@ public final class LimiterStep {
    */
   public static StepResult adjust(Map<String, Long> state, Limits limits, long deltaRequests,
       long deltaTokens, long reservedAt, long now) {
-    return run(state, limits, false, deltaRequests, deltaTokens, reservedAt, now);
+    return adjust(state, limits, deltaRequests, deltaTokens, 0, reservedAt, now);
+  }
+
+  /** As {@link #adjust(Map, Limits, long, long, long, long)}, with a change of spend. */
+  public static StepResult adjust(Map<String, Long> state, Limits limits, long deltaRequests,
+      long deltaTokens, long deltaSpend, long reservedAt, long now) {
+    return run(state, limits, false, deltaRequests, deltaTokens, deltaSpend, reservedAt, now, -1, -1);
   }
 
   /**
@@ -39,17 +51,12 @@ public final class LimiterStep {
    */
   public static StepResult lower(Map<String, Long> state, Limits limits, long requestsRoom,
       long tokensRoom, long now) {
-    return run(state, limits, false, 0, 0, 0, now, requestsRoom, tokensRoom);
+    return run(state, limits, false, 0, 0, 0, 0, now, requestsRoom, tokensRoom);
   }
 
   private static StepResult run(Map<String, Long> state, Limits limits, boolean reserve,
-      long deltaRequests, long deltaTokens, long reservedAt, long now) {
-    return run(state, limits, reserve, deltaRequests, deltaTokens, reservedAt, now, -1, -1);
-  }
-
-  private static StepResult run(Map<String, Long> state, Limits limits, boolean reserve,
-      long deltaRequests, long deltaTokens, long reservedAt, long now, long requestsRoom,
-      long tokensRoom) {
+      long deltaRequests, long deltaTokens, long deltaSpend, long reservedAt, long now,
+      long requestsRoom, long tokensRoom) {
     Long lastStored = state.get("t");
     long last = lastStored == null ? now : lastStored;
     if (last > now) {
@@ -62,6 +69,7 @@ public final class LimiterStep {
     long[] previous = new long[n];
     long[] index = new long[n];
     long[] elapsedInWindow = new long[n];
+    long[] periodEnds = new long[n];
     boolean allowed = true;
     long wait = 0;
 
@@ -71,7 +79,11 @@ public final class LimiterStep {
       long capacity = limit.capacity();
       long window = limit.windowTicks();
       long tick = limit.tickMicros();
-      long delta = limit.dimension() == Dimension.REQUESTS ? deltaRequests : deltaTokens;
+      long delta = switch (limit.dimension()) {
+        case REQUESTS -> deltaRequests;
+        case TOKENS -> deltaTokens;
+        case SPEND -> deltaSpend;
+      };
       if (!reserve) {
         // A charge beyond the debt cap changes nothing more, and capped, delta × window cannot
         // overflow (the script's doubles saturate at the cap the same way).
@@ -81,7 +93,20 @@ public final class LimiterStep {
       long nowTick = Math.floorDiv(now, tick);
       long intoTick = now - nowTick * tick;
       String field = limit.stateField();
-      if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
+      if (limit.algorithm() == Algorithm.CALENDAR) {
+        CalendarPeriod period = CalendarPeriod.of(now, limit.monthly());
+        long cur = state.getOrDefault(field, 0L);
+        if (state.getOrDefault(field + ":w", period.index()) != period.index()) {
+          cur = 0;
+        }
+        if (reserve && capacity - cur < delta) {
+          allowed = false;
+          wait = Math.max(wait, period.endsAt() - now);
+        }
+        index[i] = period.index();
+        periodEnds[i] = period.endsAt();
+        current[i] = cur;
+      } else if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
         long full = capacity * window;
         Long stored = state.get(field);
         Long groupClock = limit.group().isEmpty() ? null : state.get(clockField(limit));
@@ -100,7 +125,7 @@ public final class LimiterStep {
           allowed = false;
           wait = Math.max(wait, ceilDiv(delta * window - l, capacity) * tick - intoTick);
         }
-        long lowest = limit.dimension() == Dimension.REQUESTS ? requestsRoom : tokensRoom;
+        long lowest = lowest(limit, requestsRoom, tokensRoom);
         if (lowest >= 0 && Math.floorDiv(l, window) > lowest) {
           l = lowest * window;
         }
@@ -130,7 +155,7 @@ public final class LimiterStep {
           }
           wait = Math.max(wait, ticks * tick - intoTick);
         }
-        long lowest = limit.dimension() == Dimension.REQUESTS ? requestsRoom : tokensRoom;
+        long lowest = lowest(limit, requestsRoom, tokensRoom);
         if (lowest >= 0 && Math.floorDiv(room, window) > lowest) {
           cur += Math.floorDiv(room, window) - lowest;
         }
@@ -152,7 +177,22 @@ public final class LimiterStep {
       String field = limit.stateField();
       long remaining;
       long untilFull;
-      if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
+      if (limit.algorithm() == Algorithm.CALENDAR) {
+        long cur = current[i];
+        if (change && delta > 0) {
+          cur = Math.min(cur + delta, (FULL_DEBT_WINDOWS + 1) * capacity);
+        } else if (change && delta < 0
+            && CalendarPeriod.of(reservedAt, limit.monthly()).index() == index[i]) {
+          // a refund goes back only to the day or month that was charged
+          cur = Math.max(0, cur + delta);
+        }
+        if (change) {
+          state.put(field, cur);
+          state.put(field + ":w", index[i]);
+        }
+        remaining = capacity - cur;
+        untilFull = cur > 0 ? periodEnds[i] - now : 0;
+      } else if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
         long full = capacity * window;
         long l = level[i];
         if (change) {
@@ -219,6 +259,15 @@ public final class LimiterStep {
       longest = Math.max(longest, windows * windowMicros);
     }
     return longest;
+  }
+
+  /** The room to leave in {@code limit}'s dimension, -1 for none: spend is never lowered. */
+  private static long lowest(Limit limit, long requestsRoom, long tokensRoom) {
+    return switch (limit.dimension()) {
+      case REQUESTS -> requestsRoom;
+      case TOKENS -> tokensRoom;
+      case SPEND -> -1;
+    };
   }
 
   /** A grouped bucket's clock: {@code g|t}, so that steps of other groups do not skip its refill. */

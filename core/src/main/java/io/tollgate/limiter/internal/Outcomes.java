@@ -31,12 +31,26 @@ public final class Outcomes {
     }
   }
 
+  /** Rejects a negative spend. */
+  public static void checkSpend(long spend) {
+    if (spend < 0) {
+      throw new IllegalArgumentException("spend must be >= 0, was " + spend);
+    }
+  }
+
   /** True when some limit could never hold this cost, even when full. */
   public static boolean neverFits(Limits limits, long requests, long tokens) {
+    return neverFits(limits, requests, tokens, 0);
+  }
+
+  /** True when some limit could never hold this cost, spend included, even when full. */
+  public static boolean neverFits(Limits limits, long requests, long tokens, long spend) {
     long requestCapacity = limits.capacity(Dimension.REQUESTS);
     long tokenCapacity = limits.capacity(Dimension.TOKENS);
+    long spendCapacity = limits.capacity(Dimension.SPEND);
     return (requestCapacity >= 0 && requests > requestCapacity)
-        || (tokenCapacity >= 0 && tokens > tokenCapacity);
+        || (tokenCapacity >= 0 && tokens > tokenCapacity)
+        || (spendCapacity >= 0 && spend > spendCapacity);
   }
 
   /** The answer for a cost that can never fit: nothing was asked of the backend or charged. */

@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 
 /**
  * The one argument of a step of {@code lua/limiter.lua}, packed as the script's {@code
- * struct.unpack} reads it: the op, seven integers (8 bytes little-endian each), then the limits
+ * struct.unpack} reads it: the op, eight integers (8 bytes little-endian each), then the limits
  * ({@link LimitArgs}). Packed, because Redis turns every argument of a script into a Lua string,
  * and numbers parsed from text cost it more than unpacked ones.
  */
@@ -16,18 +16,38 @@ public final class RunArgs {
   static final byte LEASE = 1;
   static final byte ADJUST = 2;
   static final byte LOWER = 3;
-  private static final int NUMBERS = 7;
+  private static final int NUMBERS = 8;
+  /** Where spend goes among the numbers: last, after the op's own. */
+  private static final int SPEND = 7;
 
   private RunArgs() {}
 
   /** Takes {@code requests} and {@code tokens} from every limit, or nothing. */
   public static byte[] reserve(Limits limits, long requests, long tokens) {
-    return pack(RESERVE, limits, requests, tokens);
+    return reserve(limits, requests, tokens, 0);
+  }
+
+  /** Takes {@code requests}, {@code tokens} and {@code spend} from every limit, or nothing. */
+  public static byte[] reserve(Limits limits, long requests, long tokens, long spend) {
+    return withSpend(pack(RESERVE, limits, requests, tokens), spend);
   }
 
   /** Adds {@code requests} and {@code tokens} (signed) taken at {@code takenAtMicros}. */
   public static byte[] adjust(Limits limits, long requests, long tokens, long takenAtMicros) {
-    return pack(ADJUST, limits, requests, tokens, takenAtMicros);
+    return adjust(limits, requests, tokens, 0, takenAtMicros);
+  }
+
+  /** Adds {@code requests}, {@code tokens} and {@code spend} (signed) taken at {@code takenAtMicros}. */
+  public static byte[] adjust(Limits limits, long requests, long tokens, long spend,
+      long takenAtMicros) {
+    return withSpend(pack(ADJUST, limits, requests, tokens, takenAtMicros), spend);
+  }
+
+  private static byte[] withSpend(byte[] run, long spend) {
+    if (spend != 0) {
+      ByteBuffer.wrap(run).order(ByteOrder.LITTLE_ENDIAN).putLong(1 + SPEND * Long.BYTES, spend);
+    }
+    return run;
   }
 
   /**
