@@ -1,7 +1,9 @@
 package io.tollgate.config;
 
+import io.tollgate.llm.Price;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.limiter.Algorithm;
+import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.FailurePolicy;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,10 @@ final class ConfigBinder {
     b.tenants(tenants(s.section("tenants")));
     b.breaker(breaker(s.section("breaker")));
     b.tokens(tokens(s.section("tokens")));
+    s.section("prices").sections().forEach((model, entry) -> {
+      Price price = price(entry);
+      s.apply(() -> b.price(model, price));
+    });
     b.telemetry(telemetry(s.section("telemetry")));
     s.finish();
     return s.build(b::build);
@@ -97,9 +103,10 @@ final class ConfigBinder {
   private static LimitsConfig limits(Section s) {
     LimitsConfig.Builder b = LimitsConfig.builder();
     for (LimitKey key : LimitKey.values()) {
-      s.bind(key.key, Values::wholeNumber, capacity -> b.limit(key, capacity));
+      s.bind(key.key, key.dimension == Dimension.SPEND ? Values::usdMicros : Values::wholeNumber,
+          capacity -> b.limit(key, capacity));
     }
-    s.bind("algorithm", text -> Values.oneOf(Algorithm.class, text), b::algorithm);
+    s.bind("algorithm", LimitsConfig::parseAlgorithm, b::algorithm);
     LeasesConfig leases = leases(s.section("leases"));
     if (leases != null) {
       s.apply(() -> b.leases(leases));
@@ -133,6 +140,20 @@ final class ConfigBinder {
     });
     s.finish();
     return s.isPresent() ? s.build(b::build) : null;
+  }
+
+  /** One {@code prices:} entry; a bad figure is named by its full key. */
+  private static Price price(Section s) {
+    Map<String, String> fields = s.texts();
+    try {
+      return Price.fromFields(fields);
+    } catch (IllegalArgumentException e) {
+      // Price names the field first: "cached-input may have at most 6 decimals, was ..."
+      String message = String.valueOf(e.getMessage());
+      int space = message.indexOf(' ');
+      throw new ConfigException(s.key(message.substring(0, Math.max(space, 0))),
+          message.substring(space + 1), e);
+    }
   }
 
   private static BreakerConfig breaker(Section s) {

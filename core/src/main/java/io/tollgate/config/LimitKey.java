@@ -12,7 +12,11 @@ enum LimitKey {
   TOKENS_PER_SECOND(Dimension.TOKENS, "second", Duration.ofSeconds(1)),
   TOKENS_PER_MINUTE(Dimension.TOKENS, "minute", Duration.ofMinutes(1)),
   TOKENS_PER_HOUR(Dimension.TOKENS, "hour", Duration.ofHours(1)),
-  TOKENS_PER_DAY(Dimension.TOKENS, "day", Duration.ofDays(1));
+  TOKENS_PER_DAY(Dimension.TOKENS, "day", Duration.ofDays(1)),
+  /** Micro-dollars per calendar day, UTC; written in dollars. */
+  USD_PER_DAY(Dimension.SPEND, "day", Duration.ofDays(1)),
+  /** Micro-dollars per calendar month, UTC; written in dollars. */
+  USD_PER_MONTH(Dimension.SPEND, "month", Duration.ofDays(31));
 
   final Dimension dimension;
   final Duration window;

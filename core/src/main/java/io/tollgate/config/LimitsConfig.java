@@ -1,6 +1,7 @@
 package io.tollgate.config;
 
 import io.tollgate.limiter.Algorithm;
+import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import java.util.ArrayList;
@@ -49,10 +50,28 @@ public final class LimitsConfig {
 
   private static Limit limit(LimitKey key, long capacity, Algorithm algorithm) {
     try {
+      if (key == LimitKey.USD_PER_DAY) {
+        return Limit.spendPerDay(capacity);
+      }
+      if (key == LimitKey.USD_PER_MONTH) {
+        return Limit.spendPerMonth(capacity);
+      }
       return Limit.of(key.dimension, capacity, key.window, algorithm);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(key.key, "is too large to count exactly, was " + capacity, e);
     }
+  }
+
+  /**
+   * {@code token-bucket} or {@code sliding-window}: the algorithms a section may choose (spend is
+   * always counted per calendar period).
+   */
+  static Algorithm parseAlgorithm(String text) {
+    return switch (text) {
+      case "token-bucket" -> Algorithm.TOKEN_BUCKET;
+      case "sliding-window" -> Algorithm.SLIDING_WINDOW;
+      default -> throw new IllegalArgumentException("must be one of token-bucket, sliding-window");
+    };
   }
 
   /** No limit at all. */
@@ -102,6 +121,27 @@ public final class LimitsConfig {
   /** {@code tokens-per-day}: LLM tokens (prompt plus output) per day; empty when not limited. */
   public OptionalLong tokensPerDay() {
     return get(LimitKey.TOKENS_PER_DAY);
+  }
+
+  /**
+   * {@code usd-per-day}: spend per calendar day (UTC), in micro-dollars (written in dollars); empty
+   * when not limited.
+   */
+  public OptionalLong usdPerDayMicros() {
+    return get(LimitKey.USD_PER_DAY);
+  }
+
+  /**
+   * {@code usd-per-month}: spend per calendar month (UTC), in micro-dollars (written in dollars);
+   * empty when not limited.
+   */
+  public OptionalLong usdPerMonthMicros() {
+    return get(LimitKey.USD_PER_MONTH);
+  }
+
+  /** True when a spend limit is set: calls are priced. */
+  public boolean limitsSpend() {
+    return values.containsKey(LimitKey.USD_PER_DAY) || values.containsKey(LimitKey.USD_PER_MONTH);
   }
 
   /**
@@ -172,7 +212,8 @@ public final class LimitsConfig {
   @Override
   public String toString() {
     StringJoiner text = new StringJoiner(", ", "{", "}");
-    values.forEach((key, value) -> text.add(key.key + "=" + value));
+    values.forEach((key, value) -> text.add(key.key + "=" + (key.dimension == Dimension.SPEND
+        ? java.math.BigDecimal.valueOf(value, 6).stripTrailingZeros().toPlainString() : value)));
     if (algorithm != null) {
       text.add("algorithm=" + Values.name(algorithm));
     }
@@ -222,7 +263,20 @@ public final class LimitsConfig {
       return limit(LimitKey.TOKENS_PER_DAY, capacity);
     }
 
+    /** {@code usd-per-day} in micro-dollars (1 USD = 1,000,000). */
+    public Builder usdPerDayMicros(long microUsd) {
+      return limit(LimitKey.USD_PER_DAY, microUsd);
+    }
+
+    /** {@code usd-per-month} in micro-dollars (1 USD = 1,000,000). */
+    public Builder usdPerMonthMicros(long microUsd) {
+      return limit(LimitKey.USD_PER_MONTH, microUsd);
+    }
+
     public Builder algorithm(Algorithm algorithm) {
+      if (algorithm == Algorithm.CALENDAR) {
+        throw new ConfigException("algorithm", "must be one of token-bucket, sliding-window, was calendar");
+      }
       this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
       return this;
     }

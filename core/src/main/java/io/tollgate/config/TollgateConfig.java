@@ -1,5 +1,7 @@
 package io.tollgate.config;
 
+import io.tollgate.llm.Price;
+import io.tollgate.llm.Prices;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,6 +47,7 @@ public final class TollgateConfig {
   private final TokensConfig tokens;
   private final TelemetryConfig telemetry;
   private final List<String> credentialHeaders;
+  private final Map<String, Price> prices;
 
   private TollgateConfig(Builder builder) {
     this.mode = builder.mode;
@@ -58,6 +61,7 @@ public final class TollgateConfig {
     this.tokens = builder.tokens;
     this.telemetry = builder.telemetry;
     this.credentialHeaders = List.copyOf(builder.credentialHeaders);
+    this.prices = Collections.unmodifiableMap(new LinkedHashMap<>(builder.prices));
   }
 
   /**
@@ -151,6 +155,19 @@ public final class TollgateConfig {
     return credentialHeaders;
   }
 
+  /**
+   * {@code prices}: model → USD per million tokens, replacing or adding to the bundled table
+   * ({@link Prices#bundled()}) for pricing spend; empty when not set.
+   */
+  public Map<String, Price> prices() {
+    return prices;
+  }
+
+  /** The bundled price table with {@link #prices()} over it. */
+  public Prices priceTable() {
+    return Prices.bundled().withOverrides(prices);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TollgateConfig other
@@ -164,13 +181,14 @@ public final class TollgateConfig {
         && breaker.equals(other.breaker)
         && tokens.equals(other.tokens)
         && telemetry.equals(other.telemetry)
-        && credentialHeaders.equals(other.credentialHeaders);
+        && credentialHeaders.equals(other.credentialHeaders)
+        && prices.equals(other.prices);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(mode, onLimit, maxWait, strict, redis, providers, tenants, breaker, tokens,
-        telemetry, credentialHeaders);
+        telemetry, credentialHeaders, prices);
   }
 
   /** Every setting, API keys and Redis passwords masked: safe to log at start-up. */
@@ -186,7 +204,8 @@ public final class TollgateConfig {
         + (tenants == null ? "" : ", tenants=" + tenants)
         + ", breaker=" + breaker
         + ", tokens=" + tokens
-        + (telemetry.equals(TelemetryConfig.ofDefaults()) ? "" : ", telemetry=" + telemetry) + "}";
+        + (telemetry.equals(TelemetryConfig.ofDefaults()) ? "" : ", telemetry=" + telemetry)
+        + (prices.isEmpty() ? "" : ", prices=" + prices) + "}";
   }
 
   /**
@@ -205,8 +224,18 @@ public final class TollgateConfig {
     private TokensConfig tokens = TokensConfig.ofDefaults();
     private TelemetryConfig telemetry = TelemetryConfig.ofDefaults();
     private final List<String> credentialHeaders = new ArrayList<>();
+    private final Map<String, Price> prices = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /** The price of {@code model} (any case), over the bundled table's. */
+    public Builder price(String model, Price price) {
+      if (model == null || model.isBlank()) {
+        throw new ConfigException(ROOT + ".prices", "has an entry without a model name");
+      }
+      prices.put(model, Objects.requireNonNull(price, "price"));
+      return this;
+    }
 
     public Builder mode(Mode mode) {
       this.mode = Objects.requireNonNull(mode, "mode");

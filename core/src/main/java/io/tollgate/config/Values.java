@@ -43,6 +43,22 @@ final class Values {
     return Double.parseDouble(text);
   }
 
+  /**
+   * US dollars ({@code 5}, {@code 5.00}, {@code 0.25}) as micro-dollars; at most six decimals, so
+   * that a budget is counted exactly.
+   */
+  static long usdMicros(String text) {
+    if (!DECIMAL.matcher(text).matches()) {
+      throw new IllegalArgumentException("must be an amount in US dollars such as 5.00");
+    }
+    try {
+      return new java.math.BigDecimal(text).movePointRight(6).longValueExact();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(text.length() > 20
+          ? "is too large an amount" : "may have at most 6 decimals (a micro-dollar)");
+    }
+  }
+
   static boolean bool(String text) {
     return switch (text) {
       case "true" -> true;

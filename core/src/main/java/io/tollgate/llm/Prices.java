@@ -96,6 +96,20 @@ public final class Prices {
    * priced as {@code gpt-4o-mini}, never as {@code gpt-4o}); empty when none matches.
    */
   public Optional<Price> of(String model) {
+    int i = indexOf(model);
+    return i < 0 ? Optional.empty() : found.get(i);
+  }
+
+  /**
+   * The table's name that prices {@code model} (lower case: {@code gpt-4o} for {@code
+   * gpt-4o-2024-08-06}), a bounded set of names fit for a metric's attribute; empty when none does.
+   */
+  public Optional<String> nameOf(String model) {
+    int i = indexOf(model);
+    return i < 0 ? Optional.empty() : Optional.of(names[i]);
+  }
+
+  private int indexOf(String model) {
     Objects.requireNonNull(model, "model");
     for (int i = 0; i < names.length; i++) {
       String name = names[i];
@@ -103,10 +117,10 @@ public final class Prices {
       if (model.length() == length ? model.equalsIgnoreCase(name)
           : model.length() > length && isFamilySeparator(model.charAt(length))
               && model.regionMatches(true, 0, name, 0, length)) {
-        return found.get(i);
+        return i;
       }
     }
-    return Optional.empty();
+    return -1;
   }
 
   /** Every entry, by lower-case name in alphabetical order. */

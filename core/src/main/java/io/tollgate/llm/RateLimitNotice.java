@@ -20,9 +20,11 @@ public final class RateLimitNotice {
   private final boolean neverFits;
   private final Optional<Quota> requests;
   private final Optional<Quota> tokens;
+  private final Optional<Quota> spend;
   private final Optional<Duration> window;
   private final Optional<String> model;
   private final OptionalLong requestedTokens;
+  private final OptionalLong requestedSpend;
 
   private RateLimitNotice(Builder b) {
     this.limitedBy = b.limitedBy;
@@ -30,6 +32,8 @@ public final class RateLimitNotice {
     this.neverFits = b.neverFits;
     this.requests = Optional.ofNullable(b.requests);
     this.tokens = Optional.ofNullable(b.tokens);
+    this.spend = Optional.ofNullable(b.spend);
+    this.requestedSpend = b.requestedSpend < 0 ? OptionalLong.empty() : OptionalLong.of(b.requestedSpend);
     this.window = Optional.ofNullable(b.window);
     this.model = Optional.ofNullable(b.model);
     this.requestedTokens = b.requestedTokens < 0 ? OptionalLong.empty() : OptionalLong.of(b.requestedTokens);
@@ -49,9 +53,20 @@ public final class RateLimitNotice {
    * @param model the model asked for, or null
    */
   public static RateLimitNotice from(Decision decision, long requestedTokens, String model) {
+    return from(decision, requestedTokens, 0, model);
+  }
+
+  /**
+   * As {@link #from(Decision, long, String)}, for a call that asked to reserve {@code
+   * requestedSpend} micro-dollars: a spend limit without room for it refuses before the others (a
+   * spent budget is not a rate limit: waiting a little does not help).
+   */
+  public static RateLimitNotice from(Decision decision, long requestedTokens, long requestedSpend,
+      String model) {
     Objects.requireNonNull(decision, "decision");
     LimitState tightestRequests = tightest(decision, Dimension.REQUESTS);
     LimitState tightestTokens = tightest(decision, Dimension.TOKENS);
+    LimitState tightestSpend = tightest(decision, Dimension.SPEND);
     boolean neverFits = decision.outcome() == Outcome.NEVER_FITS;
     Dimension limitedBy = neverFits
         ? (tightestTokens != null && requestedTokens > tightestTokens.limit().capacity()
@@ -61,11 +76,20 @@ public final class RateLimitNotice {
     if (limitedBy == Dimension.TOKENS && tightestTokens == null && tightestRequests != null) {
       limitedBy = Dimension.REQUESTS;
     }
+    if (tightestSpend != null && (neverFits ? requestedSpend > tightestSpend.limit().capacity()
+        : tightestSpend.remaining() < requestedSpend)) {
+      limitedBy = Dimension.SPEND;
+    }
     Builder builder = builder(limitedBy)
-        .retryAfter(decision.retryAfter())
+        .retryAfter(limitedBy == Dimension.SPEND && !neverFits
+            ? tightestSpend.untilFull() : decision.retryAfter())
         .neverFits(neverFits)
         .requestedTokens(requestedTokens)
+        .requestedSpend(requestedSpend)
         .model(model);
+    if (tightestSpend != null && !neverFits) {
+      builder.spend(tightestSpend.limit().capacity(), tightestSpend.remaining(), tightestSpend.untilFull());
+    }
     // a cost that never fits was refused without asking the backend: what remains is unknown
     if (tightestRequests != null && !neverFits) {
       builder.requests(tightestRequests.limit().capacity(), tightestRequests.remaining(), tightestRequests.untilFull());
@@ -73,7 +97,11 @@ public final class RateLimitNotice {
     if (tightestTokens != null && !neverFits) {
       builder.tokens(tightestTokens.limit().capacity(), tightestTokens.remaining(), tightestTokens.untilFull());
     }
-    LimitState limiting = limitedBy == Dimension.REQUESTS ? tightestRequests : tightestTokens;
+    LimitState limiting = switch (limitedBy) {
+      case REQUESTS -> tightestRequests;
+      case TOKENS -> tightestTokens;
+      case SPEND -> tightestSpend;
+    };
     if (limiting != null) {
       builder.window(limiting.limit().window());
     }
@@ -91,7 +119,7 @@ public final class RateLimitNotice {
     return tightest;
   }
 
-  /** The dimension that refused: requests or tokens. */
+  /** The dimension that refused: requests, tokens, or spend (a budget that is used up). */
   public Dimension limitedBy() {
     return limitedBy;
   }
@@ -114,6 +142,16 @@ public final class RateLimitNotice {
     return tokens;
   }
 
+  /** The tightest spend limit's figures, in micro-dollars, when one refused or took part. */
+  public Optional<Quota> spend() {
+    return spend;
+  }
+
+  /** The micro-dollars the call asked to reserve, when it was priced. */
+  public OptionalLong requestedSpend() {
+    return requestedSpend;
+  }
+
   /** The refusing limit's window (1 minute: "per min"), when known. */
   public Optional<Duration> window() {
     return window;
@@ -129,7 +167,11 @@ public final class RateLimitNotice {
 
   /** The figures of the refusing dimension, when known. */
   public Optional<Quota> limiting() {
-    return limitedBy == Dimension.REQUESTS ? requests : tokens;
+    return switch (limitedBy) {
+      case REQUESTS -> requests;
+      case TOKENS -> tokens;
+      case SPEND -> spend;
+    };
   }
 
   /** Collects a notice; only the dimension is required. */
@@ -139,9 +181,11 @@ public final class RateLimitNotice {
     private boolean neverFits;
     private Quota requests;
     private Quota tokens;
+    private Quota spend;
     private Duration window;
     private String model;
     private long requestedTokens = -1;
+    private long requestedSpend = -1;
 
     private Builder(Dimension limitedBy) {
       this.limitedBy = Objects.requireNonNull(limitedBy, "limitedBy");
@@ -170,6 +214,17 @@ public final class RateLimitNotice {
     /** The tightest token limit: its capacity, what is left, and the time until it is full. */
     public Builder tokens(long limit, long remaining, Duration resetAfter) {
       this.tokens = quota("tokens", limit, remaining, resetAfter);
+      return this;
+    }
+
+    /** The tightest spend limit, in micro-dollars: its capacity, what is left, until it starts again. */
+    public Builder spend(long limit, long remaining, Duration resetAfter) {
+      this.spend = quota("spend", limit, remaining, resetAfter);
+      return this;
+    }
+
+    public Builder requestedSpend(long requestedSpend) {
+      this.requestedSpend = requestedSpend <= 0 ? -1 : requestedSpend;
       return this;
     }
 

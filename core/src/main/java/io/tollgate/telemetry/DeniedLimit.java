@@ -1,7 +1,6 @@
 package io.tollgate.telemetry;
 
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.LimitState;
 import java.time.Duration;
 
@@ -16,9 +15,21 @@ public final class DeniedLimit {
    * @param tokens the tokens asked for
    */
   public static String name(String scope, Decision denial, long tokens) {
+    return name(scope, denial, tokens, 0);
+  }
+
+  /**
+   * As {@link #name(String, Decision, long)}, for a call that asked for {@code spend}
+   * micro-dollars: {@code tenant:usd-per-day}; a model's limit is {@code provider:model:...}.
+   */
+  public static String name(String scope, Decision denial, long tokens, long spend) {
     LimitState refusing = null;
     for (LimitState state : denial.limits()) {
-      long cost = state.limit().dimension() == Dimension.REQUESTS ? 1 : tokens;
+      long cost = switch (state.limit().dimension()) {
+        case REQUESTS -> 1;
+        case TOKENS -> tokens;
+        case SPEND -> spend;
+      };
       if (state.limit().capacity() < cost || state.remaining() < cost) {
         refusing = state;
         break;
@@ -27,7 +38,9 @@ public final class DeniedLimit {
     if (refusing == null) {
       return scope + ":unknown";
     }
-    return scope + ":" + refusing.limit().dimension().label() + "-per-" + window(refusing.limit().window());
+    return scope + (refusing.limit().group().isEmpty() ? "" : ":model") + ":"
+        + refusing.limit().dimension().label() + "-per-"
+        + (refusing.limit().monthly() ? "month" : window(refusing.limit().window()));
   }
 
   private static String window(Duration window) {

@@ -48,6 +48,14 @@ public final class Instruments {
     metrics.tokensUsed(provider, input, output);
   }
 
+  public void cost(String provider, String model, double usd) {
+    metrics.cost(provider, model, usd);
+  }
+
+  public void unpriced(String provider) {
+    metrics.unpriced(provider);
+  }
+
   public void fallback(String from, String to) {
     metrics.fallback(from, to);
   }

@@ -27,6 +27,15 @@ public interface MetricsRecorder {
   /** The usage a call reported (or was estimated from its stream). */
   void tokensUsed(String provider, long input, long output);
 
+  /**
+   * What a call cost ({@code tollgate.cost}, USD), priced from its usage; {@code model} is the
+   * price table's name for the model.
+   */
+  default void cost(String provider, String model, double usd) {}
+
+  /** A call whose model has no price ({@code tollgate.cost.unpriced}): it was charged 0. */
+  default void unpriced(String provider) {}
+
   /** A call answered by {@code to} instead of {@code from}, the provider it addressed. */
   void fallback(String from, String to);
 

@@ -7,10 +7,12 @@ import static io.tollgate.telemetry.TollgateAttributes.DIRECTION;
 import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_FROM;
 import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_TO;
 import static io.tollgate.telemetry.TollgateAttributes.GEN_AI_TOKEN_TYPE;
+import static io.tollgate.telemetry.TollgateAttributes.MODEL;
 import static io.tollgate.telemetry.TollgateAttributes.PROVIDER;
 
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.metrics.DoubleCounter;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
@@ -31,6 +33,8 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
   private final LongCounter tokensReserved;
   private final LongCounter tokensUsed;
   private final LongCounter fallbacks;
+  private final DoubleCounter cost;
+  private final LongCounter unpriced;
   private final LongCounter breakerTransitions;
 
   OpenTelemetryMetrics(Meter meter, Telemetry telemetry) {
@@ -45,6 +49,10 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
         .setDescription("Tokens calls used, as reported by the provider or estimated").setUnit("{token}").build();
     this.fallbacks = meter.counterBuilder(TelemetryNames.FALLBACKS_METRIC)
         .setDescription("Calls sent to a fallback provider instead of the one addressed").setUnit("{call}").build();
+    this.cost = meter.counterBuilder(TelemetryNames.COST_METRIC).ofDoubles()
+        .setDescription("What calls cost, priced from their usage, by provider and model").setUnit("USD").build();
+    this.unpriced = meter.counterBuilder(TelemetryNames.COST_UNPRICED_METRIC)
+        .setDescription("Calls whose model has no price, charged 0").setUnit("{call}").build();
     this.breakerTransitions = meter.counterBuilder(TelemetryNames.BREAKER_TRANSITIONS_METRIC)
         .setDescription("Breaker state changes").setUnit("{transition}").build();
     meter.gaugeBuilder(TelemetryNames.BREAKER_STATE_METRIC).ofLongs()
@@ -85,6 +93,16 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
   public void tokensUsed(String provider, long input, long output) {
     tokensUsed.add(input, withProvider(provider).put(GEN_AI_TOKEN_TYPE, "input").build());
     tokensUsed.add(output, withProvider(provider).put(GEN_AI_TOKEN_TYPE, "output").build());
+  }
+
+  @Override
+  public void cost(String provider, String model, double usd) {
+    cost.add(usd, withProvider(provider).put(MODEL, model).build());
+  }
+
+  @Override
+  public void unpriced(String provider) {
+    unpriced.add(1, withProvider(provider).build());
   }
 
   @Override

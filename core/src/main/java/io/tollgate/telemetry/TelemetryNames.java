@@ -23,6 +23,8 @@ public final class TelemetryNames {
   public static final String TOKENS_RESERVED_METRIC = "tollgate.tokens.reserved";
   public static final String TOKENS_USED_METRIC = "tollgate.tokens.used";
   public static final String FALLBACKS_METRIC = "tollgate.fallbacks";
+  public static final String COST_METRIC = "tollgate.cost";
+  public static final String COST_UNPRICED_METRIC = "tollgate.cost.unpriced";
   public static final String BREAKER_STATE_METRIC = "tollgate.breaker.state";
   public static final String BREAKER_TRANSITIONS_METRIC = "tollgate.breaker.transitions";
   public static final String LIMITER_DEGRADED_METRIC = "tollgate.limiter.degraded";

@@ -1,6 +1,7 @@
 package io.tollgate.telemetry;
 
 import static io.opentelemetry.api.common.AttributeKey.booleanKey;
+import static io.opentelemetry.api.common.AttributeKey.doubleKey;
 import static io.opentelemetry.api.common.AttributeKey.longKey;
 import static io.opentelemetry.api.common.AttributeKey.stringKey;
 
@@ -36,6 +37,12 @@ public final class TollgateAttributes {
   public static final AttributeKey<String> TENANT_HASH = stringKey("tollgate.tenant.hash");
   public static final AttributeKey<Long> TOKENS_RESERVED = longKey("tollgate.tokens.reserved");
   public static final AttributeKey<Long> TOKENS_SETTLED = longKey("tollgate.tokens.settled");
+  /** Spend reserved for the call before it was sent, in USD (the estimate priced). */
+  public static final AttributeKey<Double> COST_RESERVED = doubleKey("tollgate.cost.reserved");
+  /** What the call cost, priced from its usage, in USD. */
+  public static final AttributeKey<Double> COST = doubleKey("tollgate.cost");
+  /** The price table's name for the model ({@code gpt-4o}), on {@code tollgate.cost}. */
+  public static final AttributeKey<String> MODEL = stringKey("tollgate.model");
   /** The configured provider name (the call's span: the one that answered, else the one addressed). */
   public static final AttributeKey<String> PROVIDER = stringKey("tollgate.provider");
   public static final AttributeKey<String> FALLBACK_FROM = stringKey("tollgate.fallback.from");

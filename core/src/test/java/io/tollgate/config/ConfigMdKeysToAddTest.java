@@ -31,6 +31,42 @@ class ConfigMdKeysToAddTest {
       "        \"*\":         { requests-per-minute: 100 }   # any other model, each on its own",
       "      learn-limits: true        # adopt the provider's own x-ratelimit-* figures when tighter");
 
+  private static final List<String> SPEND = List.of(
+      "      limits:                   # the whole account, every model together",
+      "        requests-per-minute: 500",
+      "        usd-per-month: 2000     # spend, priced from the tokens used (see prices)");
+  private static final List<String> PRICES = List.of(
+      "  prices:                       # USD per million tokens; a bundled table covers well-known models",
+      "    gpt-4o: { input: 2.50, cached-input: 1.25, output: 10.00 }");
+  private static final String TENANT_BUDGET =
+      "      usd-per-day: 5.00         # calendar day, UTC; usd-per-month: calendar month, UTC";
+
+  @Test
+  void theSpendLinesAreTheContractsOwnAndReadAsWritten() throws IOException {
+    Path contract = Path.of("..", "..", "shared", "CONFIG.md");
+    assumeTrue(Files.exists(contract), "../shared/CONFIG.md beside the project");
+    String keysToAdd = Files.readString(contract).substring(
+        Files.readString(contract).indexOf("## Keys to add"));
+    assertThat(keysToAdd).contains(String.join("\n", SPEND), String.join("\n", PRICES), TENANT_BUDGET);
+
+    TollgateConfig config = Loaders.yaml(String.join("\n", List.of(
+        "tollgate:",
+        "  providers:",
+        "    openai:",
+        "      base-url: https://api.openai.com",
+        String.join("\n", SPEND),
+        String.join("\n", PRICES),
+        "  tenants:",
+        "    header: X-Tenant-Id",
+        "    limits:",
+        TENANT_BUDGET,
+        "")));
+
+    assertThat(config.provider("openai").orElseThrow().limits().usdPerMonthMicros()).hasValue(2_000_000_000L);
+    assertThat(config.prices()).containsOnlyKeys("gpt-4o");
+    assertThat(config.tenants().orElseThrow().limits().usdPerDayMicros()).hasValue(5_000_000L);
+  }
+
   @Test
   void theLinesAreTheContractsOwn() throws IOException {
     Path contract = Path.of("..", "..", "shared", "CONFIG.md");

@@ -44,6 +44,7 @@ import io.tollgate.limiter.Subject;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.telemetry.TelemetryCapture;
 import io.tollgate.telemetry.TelemetryNames;
+import io.tollgate.telemetry.TollgateAttributes;
 import io.tollgate.testkit.llm.Fault;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.redis.RedisServer;
@@ -144,6 +145,8 @@ class GateTelemetryTest {
         .put(TENANT_HASH, Subject.of("tenant", TENANT).idHash())
         .put(TOKENS_RESERVED, estimate)
         .put(TOKENS_SETTLED, 120L)
+        // gpt-4o at the bundled 2.50 and 10.00 USD per million: 100 × 2.5 + 20 × 10 µUSD
+        .put(TollgateAttributes.COST, 450e-6)
         .put(ATTEMPT, 1L)
         .put(DECISION, "allowed")
         .put(DEGRADED, false)

@@ -14,8 +14,10 @@ import redis.clients.jedis.Jedis;
  * while, then one line of what was admitted, in server time.
  *
  * <p>Arguments: redis port, subject id, requests per minute, tokens per minute, run millis, and
- * {@code fixed} (1 request, 1 token each) or {@code random} (1..500 tokens estimated, 30-120 % of
- * it used and settled).
+ * {@code fixed} (1 request, 1 token each), {@code random} (1..500 tokens estimated, 30-120 % of
+ * it used and settled) or {@code spend} (the tokens argument is a daily budget in micro-dollars;
+ * 1..5,000 µUSD estimated, 30-100 % of it spent and settled; the spend is what is reported).
+ 
  */
 public final class FleetWorker {
 
@@ -24,8 +26,10 @@ public final class FleetWorker {
   public static void main(String[] args) throws Exception {
     int port = Integer.parseInt(args[0]);
     Subject subject = Subject.of("tenant", args[1]);
+    boolean spend = args[5].equals("spend");
     Limits limits = Limits.of(Limit.requests(Long.parseLong(args[2]), Duration.ofMinutes(1)),
-        Limit.tokens(Long.parseLong(args[3]), Duration.ofMinutes(1)));
+        spend ? Limit.spendPerDay(Long.parseLong(args[3]))
+            : Limit.tokens(Long.parseLong(args[3]), Duration.ofMinutes(1)));
     long runMillis = Long.parseLong(args[4]);
     boolean random = args[5].equals("random");
     URI uri = URI.create("redis://127.0.0.1:" + port);
@@ -45,6 +49,17 @@ public final class FleetWorker {
           SplittableRandom rnd = new SplittableRandom(seed);
           try {
             while (System.nanoTime() < deadline) {
+              if (spend) {
+                long estimate = 1 + rnd.nextInt(5_000);
+                Decision decision = limiter.reserve(subject, limits, 1, 10, estimate);
+                if (decision.allowed()) {
+                  admitted.incrementAndGet();
+                  long spent = estimate * (30 + rnd.nextInt(71)) / 100;
+                  limiter.settle(decision.reservation().orElseThrow(), 10, spent);
+                  usedTokens.addAndGet(spent);
+                }
+                continue;
+              }
               long estimate = random ? 1 + rnd.nextInt(500) : 1;
               Decision decision = limiter.reserve(subject, limits, 1, estimate);
               if (decision.allowed()) {

@@ -1,5 +1,7 @@
 package io.tollgate.demo;
 
+import io.tollgate.llm.Prices;
+import io.tollgate.llm.Usage;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +41,14 @@ record CallOutcome(String id, String client, boolean stream, int status, String 
   /** Prompt plus completion tokens the response reported; 0 when it reported none. */
   long usedTokens() {
     return Math.max(0, promptTokens) + Math.max(0, completionTokens);
+  }
+
+  /** What the call's usage costs at the bundled prices, in micro-dollars; 0 for a model with none. */
+  long costMicroUsd() {
+    Usage usage = Usage.reported(Math.max(0, promptTokens), Math.max(0, completionTokens), 0, 0,
+        Optional.ofNullable(model));
+    return model == null ? 0
+        : Prices.bundled().of(model).map(price -> Prices.microUsd(price, usage)).orElse(0L);
   }
 
   private static long number(String text) {

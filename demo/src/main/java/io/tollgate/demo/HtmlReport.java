@@ -180,11 +180,12 @@ final class HtmlReport {
       html.append("</tr>\n");
     }
     html.append("</table>\n<h2>Providers</h2>\n<table><tr><th>provider</th><th>requests</th><th>answered 200</th>"
-        + "<th>refused/failed</th><th>tokens reserved</th><th>tokens used (settled)</th><th>tokens used, not metered</th></tr>\n");
+        + "<th>refused/failed</th><th>tokens reserved</th><th>tokens used (settled)</th><th>tokens used, not metered</th><th>spend (USD)</th></tr>\n");
     for (Summary.ProviderRow row : summary.providers()) {
       html.append("<tr><td>").append(escape(row.name())).append("</td>").append(cell(row.requests()))
           .append(cell(row.answered())).append(cell(row.refused())).append(cell(row.reservedTokens()))
-          .append(cell(row.settledTokens())).append(cell(row.unmeteredTokens())).append("</tr>\n");
+          .append(cell(row.settledTokens())).append(cell(row.unmeteredTokens()))
+          .append("<td>").append(SummaryTable.usd(row.spentMicroUsd())).append("</td></tr>\n");
     }
     html.append("</table>\n<h2>Breaker transitions</h2>\n<ul>");
     for (BreakerEvent event : summary.breakerEvents()) {

@@ -44,7 +44,7 @@ record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<Breake
    * did not see.
    */
   record ProviderRow(String name, int requests, int answered, long reservedTokens, long settledTokens,
-      long unmeteredTokens) {
+      long unmeteredTokens, long spentMicroUsd) {
 
     int refused() {
       return requests - answered;
@@ -129,9 +129,11 @@ record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<Breake
     int answered = 0;
     long settled = 0;
     long unmetered = 0;
+    long spent = 0;
     for (Judged j : judged) {
       if (answeredHere.test(j.fate())) {
         answered++;
+        spent += j.call().costMicroUsd();
         if (Instrumented.covers(instrumented, j.call().client())) {
           settled += j.call().usedTokens();
         } else {
@@ -139,7 +141,7 @@ record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<Breake
         }
       }
     }
-    return new ProviderRow(name, received.size(), answered, reserved, settled, unmetered);
+    return new ProviderRow(name, received.size(), answered, reserved, settled, unmetered, spent);
   }
 
   static String clientOf(String callId) {

@@ -26,15 +26,18 @@ final class SummaryTable {
 
     out.append("\nProviders (requests as the mock providers recorded them)\n");
     TextTable providers = new TextTable("provider", "requests", "answered 200", "refused/failed",
-        "tokens reserved", "tokens used (settled)", "ratio", "tokens used, not metered");
+        "tokens reserved", "tokens used (settled)", "ratio", "tokens used, not metered", "spend (USD)");
     for (Summary.ProviderRow row : summary.providers()) {
       providers.row(row.name(), row.requests(), row.answered(), row.refused(), row.reservedTokens(),
-          row.settledTokens(), ratio(row.reservedTokens(), row.settledTokens()), row.unmeteredTokens());
+          row.settledTokens(), ratio(row.reservedTokens(), row.settledTokens()), row.unmeteredTokens(),
+          usd(row.spentMicroUsd()));
     }
     out.append(providers.render());
     out.append("  Reserved: Tollgate's estimate (prompt + max_tokens) for each attempt it let through; a refused\n"
         + "  attempt's reservation is released, an answered one settled with the usage the provider reported.\n"
-        + "  Not metered: calls through clients the agent does not instrument.\n");
+        + "  Not metered: calls through clients the agent does not instrument.\n"
+        + "  Spend: every answered call's usage at the bundled list prices (docs/prices.md), as\n"
+        + "  tollgate.cost counts it.\n");
 
     out.append("\nCircuit breaker transitions (from the agent's log; entering HALF_OPEN is not logged)\n");
     if (summary.breakerEvents().isEmpty()) {
@@ -61,5 +64,10 @@ final class SummaryTable {
 
   private static String ratio(long reserved, long used) {
     return used == 0 ? "-" : String.format("%.1fx", (double) reserved / used);
+  }
+
+  /** Micro-dollars as dollars with six decimals: {@code 0.012345}. */
+  static String usd(long microUsd) {
+    return java.math.BigDecimal.valueOf(microUsd, 6).toPlainString();
   }
 }

@@ -129,6 +129,8 @@ class DemoIT {
     }
     long gatedUsedAtPrimary = 0;
     long usedAtBackup = 0;
+    long spentAtPrimary = 0;
+    long spentAtBackup = 0;
     for (Summary.Judged judged : summary.calls()) {
       CallOutcome call = judged.call();
       if (call.status() == 200) {
@@ -137,6 +139,16 @@ class DemoIT {
         assertThat(call.promptTokens()).as(call.id()).isEqualTo((content.length() + 3) / 4);
         assertThat(call.completionTokens()).as(call.id()).isEqualTo(20);
         assertThat(call.model()).isEqualTo(judged.fate() == Fate.PRIMARY ? "gpt-4o" : "gpt-4o-mini");
+        // the bundled list prices: gpt-4o 2.50 and 10.00, gpt-4o-mini 0.15 and 0.60 USD per million
+        long cost = judged.fate() == Fate.PRIMARY
+            ? (call.promptTokens() * 2_500_000 + 20 * 10_000_000 + 999_999) / 1_000_000
+            : (call.promptTokens() * 150_000 + 20 * 600_000 + 999_999) / 1_000_000;
+        assertThat(call.costMicroUsd()).as(call.id()).isEqualTo(cost);
+        if (judged.fate() == Fate.PRIMARY) {
+          spentAtPrimary += cost;
+        } else if (judged.fate().answeredByBackup()) {
+          spentAtBackup += cost;
+        }
         if (judged.fate() == Fate.PRIMARY && Instrumented.covers(summary.instrumented(), call.client())) {
           gatedUsedAtPrimary += call.usedTokens();
         } else if (judged.fate().answeredByBackup()) {
@@ -146,6 +158,8 @@ class DemoIT {
     }
     assertThat(primary.settledTokens()).isEqualTo(gatedUsedAtPrimary);
     assertThat(backup.settledTokens()).isEqualTo(usedAtBackup);
+    assertThat(primary.spentMicroUsd()).isEqualTo(spentAtPrimary);
+    assertThat(backup.spentMicroUsd()).isEqualTo(spentAtBackup).isPositive();
     // Reserved: prompt + max_tokens (64) per admitted attempt; used: prompt + 20 for each answered one.
     assertThat(primary.reservedTokens()).isGreaterThan(primary.settledTokens());
     assertThat(backup.requests()).as("calls rerouted while the primary rate-limits and fails").isPositive();

@@ -459,6 +459,26 @@ abstract class FilterContract {
   }
 
   @Test
+  void aSpentBudgetIsRefusedWithInsufficientQuotaAfterCallsSettledAtTheirRealCost()
+      throws Exception {
+    // reserved at 9 × 2.5 + 50 × 10 = 523 µUSD, settled at 11 × 2.5 + 7 × 10 = 98 (rounded up)
+    List<Integer> statuses = List.of(chat("budgeted").statusCode(), chat("budgeted").statusCode());
+
+    HttpResponse<String> refused = chat("budgeted");
+
+    assertThat(statuses).containsExactly(200, 200);
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(header(refused, "x-tollgate")).isEqualTo("budget-spent");
+    JsonNode error = json(refused.body()).get("error");
+    assertThat(error.get("type").asText()).isEqualTo("insufficient_quota");
+    assertThat(error.get("code").asText()).isEqualTo("insufficient_quota");
+    assertThat(error.get("message").asText()).isEqualTo("You exceeded your current quota: the spend"
+        + " budget of 0.0007 USD per day (UTC) is used up (Remaining 0.000504 USD, Requested"
+        + " 0.000523 USD); it starts again at "
+        + java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1) + "T00:00:00Z. (Tollgate)");
+  }
+
+  @Test
   void refusesWithA429WhenRequestsRunOutWhileTokensRemain() throws Exception {
     for (int i = 0; i < 3; i++) {
       assertThat(chat("three-an-hour").statusCode()).isEqualTo(200);

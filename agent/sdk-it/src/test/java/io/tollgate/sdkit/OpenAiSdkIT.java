@@ -1,5 +1,10 @@
 package io.tollgate.sdkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tollgate.sdkit.ForkedSdkApp.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** The official OpenAI Java SDK ({@code com.openai:openai-java}), on OkHttp, under the agent. */
@@ -8,6 +13,35 @@ class OpenAiSdkIT extends SdkAgentContract {
   @Test
   void limitsTheSdksAsyncClient() throws Exception {
     limitsTheAsynchronousClientToo();
+  }
+
+  @Test
+  void aSpentBudgetReachesTheAppAsTheSdksInsufficientQuotaError() throws Exception {
+    // gpt-4o at 1 USD per million output tokens, input free: a call is reserved at 300 µUSD (its
+    // max_completion_tokens) and settled at 20 (the mock's usage); 330 hold two calls, not three
+    Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
+        tollgate:
+          redis:
+            url: %s
+            timeout: 2s # a cold forked JVM's first calls may be slow; a timeout would fail open
+          prices:
+            gpt-4o: { input: 0, output: 1 }
+          providers:
+            primary:
+              base-url: %s
+              limits:
+                usd-per-day: 0.00033
+        """.formatted(redis.uri(), primary.baseUrl()));
+
+    Run run = app(config, primary).run("chat", "chat", "chat");
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.steps()).as(run.toString()).containsExactly(
+        okLine(1, "chat", model(), PRIMARY_TEXT),
+        okLine(2, "chat", model(), PRIMARY_TEXT),
+        "step 3 chat error status=429 type=RateLimitException"
+            + " detail=insufficient_quota/insufficient_quota");
+    assertThat(primary.requests()).hasSize(2);
   }
 
   @Override

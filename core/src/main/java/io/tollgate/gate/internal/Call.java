@@ -66,6 +66,8 @@ public final class Call<R> {
   private R heldFailure;
   private String heldProvider;
   private JointDecision lastDenial;
+  /** The micro-dollars the denied reserve asked for. */
+  private long lastDenialSpend;
   private Duration earliestRetry;
   private IOException lastError;
 
@@ -99,8 +101,9 @@ public final class Call<R> {
     return trace.attemptScope();
   }
 
+  /** @param model the model sent (after a fallback's model-map), when the request names one */
   private record Attempt(String provider, JointDecision decision, ProviderBreaker breaker,
-      long startNanos) {}
+      long startNanos, Optional<String> model) {}
 
   public Step<R> start() {
     if (parts.mode() == Mode.SHADOW) {
@@ -131,7 +134,8 @@ public final class Call<R> {
   /** Decides and reports, but always sends the app's own request and never blocks it. */
   private Step<R> shadow() {
     JointDecision decision = reserve(addressed.name(), llm.modelOrDeployment());
-    current = new Attempt(addressed.name(), decision, null, System.nanoTime());
+    current = new Attempt(addressed.name(), decision, null, System.nanoTime(),
+        llm.modelOrDeployment());
     attempts = 1;
     trace.attemptStarted(addressed.name(), 1, null, llm.modelOrDeployment(), null);
     return new Step.Send<>(addressed.name(), request, Duration.ZERO);
@@ -182,6 +186,7 @@ public final class Call<R> {
       if (!decision.allowed()) {
         breaker.releasePermission();
         lastDenial = decision;
+        lastDenialSpend = parts.pricing.estimate(model, llm.estimate());
         if (!decision.retryAfter().isZero()) {
           hint(decision.retryAfter());
         }
@@ -192,7 +197,7 @@ public final class Call<R> {
       // does not hit the fallback together; a provider skipped as open costs no delay, and a
       // thread that must not sleep does not jitter (its client's own concurrency cap spreads it).
       Duration delay = attempts > 0 && mayPause ? parts.breakers.switchOverDelay() : Duration.ZERO;
-      current = new Attempt(name, decision, breaker, System.nanoTime());
+      current = new Attempt(name, decision, breaker, System.nanoTime(), model);
       attempts++;
       trace.attemptStarted(name, attempts, fallback ? addressed.name() : null, model, breaker);
       return new Step.Send<>(name, plan, delay);
@@ -230,7 +235,8 @@ public final class Call<R> {
       Decision denial = lastDenial.denial().orElseThrow();
       trace.finished(Decisions.DENIED, addressed.name(), false);
       return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticRateLimit(
-          RateLimitNotice.from(denial, estimate(), llm.modelOrDeployment().orElse(null))), attempts));
+          RateLimitNotice.from(denial, estimate(), lastDenialSpend,
+              llm.modelOrDeployment().orElse(null))), attempts));
     }
     trace.finished(Decisions.UNAVAILABLE, addressed.name(), false);
     return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticUnavailable(
@@ -333,7 +339,7 @@ public final class Call<R> {
         : (attempt.provider.equals(addressed.name()) ? Decisions.ALLOWED : Decisions.FALLBACK);
     if (kind != ResponseClass.SUCCESS) {
       // the provider turned the request down: the request counts, its tokens were not used
-      parts.limiter.settleAllLater(decision, 0);
+      parts.limiter.settleAllLater(decision, 0, 0);
       trace.finished(outcome, attempt.provider, false);
       return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
     }
@@ -344,16 +350,23 @@ public final class Call<R> {
     String contentType = headers.first("content-type").orElse(null);
     UsageObserver usage = UsageObserver.of(
         parts.protocol(parts.provider(attempt.provider)).newUsageTap(contentType, llmAsSent()),
-        used -> settle(attempt.provider, decision, used));
+        used -> settle(attempt, used));
     trace.finished(outcome, attempt.provider, true);
     return new CallResult.Forwarded<>(attempt.provider, response, usage, attempts);
   }
 
-  private void settle(String provider, JointDecision decision, Usage usage) {
+  private void settle(Attempt attempt, Usage usage) {
     long tokens = usage.known() ? usage.totalTokens() : llmAsSent().estimate().totalTokens();
+    Optional<Pricing.Cost> cost = usage.known()
+        ? parts.pricing.cost(usage, attempt.model) : Optional.empty();
     // a Redis limiter applies it on its settle thread; the span ends now, when the app has its body
-    parts.limiter.settleAllLater(decision, tokens);
-    trace.settled(provider, usage, tokens);
+    if (!usage.known()) {
+      parts.limiter.settleAllLater(attempt.decision, tokens); // the spend stays as estimated
+    } else {
+      // a model with no price is charged nothing
+      parts.limiter.settleAllLater(attempt.decision, tokens, cost.map(Pricing.Cost::microUsd).orElse(0L));
+    }
+    trace.settled(attempt.provider, usage, tokens, cost);
   }
 
   /**
@@ -362,9 +375,10 @@ public final class Call<R> {
    */
   private JointDecision reserve(String provider, Optional<String> model) {
     List<Charge> charges = parts.charges(provider, model, tenant);
+    long spend = parts.pricing.estimate(model, llm.estimate());
     long start = System.nanoTime();
-    JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate());
-    trace.limiterDecided(provider, decision, charges, estimate(), System.nanoTime() - start);
+    JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate(), spend);
+    trace.limiterDecided(provider, decision, charges, estimate(), spend, System.nanoTime() - start);
     return decision;
   }
 

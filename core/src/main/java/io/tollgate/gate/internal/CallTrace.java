@@ -4,6 +4,8 @@ import static io.tollgate.telemetry.TollgateAttributes.ATTEMPT;
 import static io.tollgate.telemetry.TollgateAttributes.BREAKER_STATE;
 import static io.tollgate.telemetry.TollgateAttributes.DECISION;
 import static io.tollgate.telemetry.TollgateAttributes.DEGRADED;
+import static io.tollgate.telemetry.TollgateAttributes.COST;
+import static io.tollgate.telemetry.TollgateAttributes.COST_RESERVED;
 import static io.tollgate.telemetry.TollgateAttributes.ERROR_TYPE;
 import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_FROM;
 import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_TO;
@@ -80,7 +82,7 @@ class CallTrace {
   }
 
   void limiterDecided(String provider, JointDecision decision, List<Charge> charges, long estimate,
-      long nanos) {}
+      long spend, long nanos) {}
 
   /** @param breaker the provider's breaker, when it is the reason */
   void skipped(String provider, String reason, ProviderBreaker breaker) {}
@@ -104,7 +106,8 @@ class CallTrace {
 
   void failed(IOException error) {}
 
-  void settled(String provider, Usage usage, long settledTokens) {}
+  /** @param cost what the usage cost, when its model has a price */
+  void settled(String provider, Usage usage, long settledTokens, Optional<Pricing.Cost> cost) {}
 
   void abandoned() {}
 
@@ -154,17 +157,20 @@ class CallTrace {
 
     @Override
     void limiterDecided(String provider, JointDecision decision, List<Charge> charges,
-        long estimate, long nanos) {
+        long estimate, long spend, long nanos) {
       boolean wasDegraded = decision.degraded();
       degraded |= wasDegraded;
       instruments.limiterDuration(nanos, provider, wasDegraded);
       if (decision.allowed()) {
         instruments.tokensReserved(provider, estimate);
+        if (spend > 0) {
+          span.setAttribute(COST_RESERVED, spend / 1e6);
+        }
         return;
       }
       int index = decision.decisions().indexOf(decision.denial().orElseThrow());
       String scope = index < charges.size() ? charges.get(index).subject().scope() : "unknown";
-      deniedBy = DeniedLimit.name(scope, decision.denial().get(), estimate);
+      deniedBy = DeniedLimit.name(scope, decision.denial().get(), estimate, spend);
     }
 
     @Override
@@ -271,12 +277,19 @@ class CallTrace {
     }
 
     @Override
-    void settled(String provider, Usage usage, long settledTokens) {
+    void settled(String provider, Usage usage, long settledTokens, Optional<Pricing.Cost> cost) {
       span.setAttribute(TOKENS_SETTLED, settledTokens);
       if (usage.known()) {
         span.setAttribute(GEN_AI_USAGE_INPUT_TOKENS, usage.inputTokens());
         span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, usage.outputTokens());
         instruments.tokensUsed(provider, usage.inputTokens(), usage.outputTokens());
+        if (cost.isPresent()) {
+          double usd = cost.get().microUsd() / 1e6;
+          span.setAttribute(COST, usd);
+          instruments.cost(provider, cost.get().model(), usd);
+        } else {
+          instruments.unpriced(provider);
+        }
       }
       usage.model().ifPresent(m -> span.setAttribute(GEN_AI_RESPONSE_MODEL, fromOutside(m)));
       span.end();

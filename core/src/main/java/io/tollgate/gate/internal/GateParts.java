@@ -48,6 +48,7 @@ public final class GateParts {
   final Cooldowns cooldowns;
   final Clock clock;
   final Telemetry telemetry;
+  final Pricing pricing;
   private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
   /** Each provider's account, its limits and its models': its subject hashed once, not on every call. */
   private final Map<String, ProviderCharges> providerCharges = new HashMap<>();
@@ -56,6 +57,7 @@ public final class GateParts {
       HealthBoard health, Clock clock, Telemetry telemetry) {
     this.config = config;
     this.telemetry = telemetry;
+    this.pricing = new Pricing(config);
     this.given = limiter;
     this.tenants = config.tenants().orElse(null);
     this.limiter = tenants == null ? limiter : BoundedSubjects.builder(limiter, TENANT_SCOPE)

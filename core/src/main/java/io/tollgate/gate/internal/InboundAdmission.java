@@ -44,7 +44,8 @@ final class InboundAdmission implements Admission {
 
   /** What an admitted request's settle needs. */
   record Settling(RateLimiter limiter, Reservation reservation, LlmProtocol protocol,
-      LlmRequest request, boolean observe, boolean bodiless, LongSupplier readSoFar) {}
+      LlmRequest request, boolean observe, boolean bodiless, LongSupplier readSoFar,
+      Pricing pricing) {}
 
   private InboundAdmission(SyntheticResponse refusal, String tenant, Decision decision,
       List<Headers.Field> limitHeaders, InboundTrace trace, Settling settling) {
@@ -151,8 +152,9 @@ final class InboundAdmission implements Admission {
     long estimate = settling.readSoFar == null ? settling.reservation.tokens()
         : asRead().estimate().totalTokens();
     long tokens = tokensToSettle(usage, status, failure != null, settling.bodiless, estimate);
+    long spend = spendToSettle(usage, status, failure != null, settling.bodiless);
     try {
-      settling.limiter.settle(settling.reservation, tokens);
+      settling.limiter.settle(settling.reservation, tokens, spend);
     } catch (RuntimeException e) {
       // The response is gone already; the reservation keeps its estimate charged.
       LOG.log(Level.WARNING, "settling " + settling.reservation + " with " + tokens + " tokens failed", e);
@@ -174,6 +176,16 @@ final class InboundAdmission implements Admission {
   }
 
   /** The rule of the class comment. */
+  /** Spend by the same rules as tokens: the usage priced, else nothing or the estimate. */
+  private long spendToSettle(Usage usage, int status, boolean failed, boolean bodiless) {
+    if (usage.known()) {
+      Optional<String> model = settling.request == null ? Optional.empty()
+          : settling.request.modelOrDeployment();
+      return settling.pricing.cost(usage, model).map(Pricing.Cost::microUsd).orElse(0L);
+    }
+    return failed || status >= 400 || bodiless ? 0 : settling.reservation.spend();
+  }
+
   static long tokensToSettle(Usage usage, int status, boolean failed, boolean bodiless, long estimate) {
     if (usage.known()) {
       return usage.totalTokens();

@@ -22,7 +22,12 @@ final class InboundAnswers {
 
   /** The protocol's own 429 for a refused request (no retry-after when it can never fit). */
   static SyntheticResponse refusal(LlmProtocol protocol, Decision decision, long tokens) {
-    return protocol.syntheticRateLimit(notice(decision, tokens));
+    return refusal(protocol, decision, tokens, 0);
+  }
+
+  /** A refusal of a request that asked for {@code spend} micro-dollars too. */
+  static SyntheticResponse refusal(LlmProtocol protocol, Decision decision, long tokens, long spend) {
+    return protocol.syntheticRateLimit(RateLimitNotice.from(decision, tokens, spend, null));
   }
 
   /** Why the request was refused; a request that can never fit is described without figures. */

@@ -122,19 +122,22 @@ public final class InboundGate {
       InboundTrace trace) throws IOException {
     LlmProtocol protocol = parts.protocol(request.api());
     boolean countsTokens = limits.capacity(Dimension.TOKENS) >= 0;
-    InboundBody body = countsTokens ? request.body().read() : InboundBody.unread();
-    LlmRequest llmRequest = countsTokens ? read(protocol, request.path(), body) : null;
+    boolean countsSpend = limits.capacity(Dimension.SPEND) >= 0;
+    InboundBody body = countsTokens || countsSpend ? request.body().read() : InboundBody.unread();
+    LlmRequest llmRequest = countsTokens || countsSpend ? read(protocol, request.path(), body) : null;
     long tokens = !countsTokens ? 0
         : llmRequest != null ? llmRequest.estimate().totalTokens() : unreadEstimate;
+    long spend = llmRequest == null ? 0
+        : parts.pricing.estimate(llmRequest.modelOrDeployment(), llmRequest.estimate());
 
     Subject subject = tenants.subject(InboundRequest.SCOPE, tenant);
     trace.estimated(llmRequest, tokens);
     long start = System.nanoTime();
-    Decision decision = limiter.reserve(subject, limits, 1, tokens);
+    Decision decision = limiter.reserve(subject, limits, 1, tokens, spend);
     trace.decided(decision, tokens, System.nanoTime() - start);
     if (!decision.allowed()) {
       if (mode == Mode.ENFORCE) {
-        SyntheticResponse refusal = InboundAnswers.refusal(protocol, decision, tokens);
+        SyntheticResponse refusal = InboundAnswers.refusal(protocol, decision, tokens, spend);
         trace.ended(refusal.status()); // before the client can see the answer
         return InboundAdmission.refused(refusal, tenant, decision);
       }
@@ -148,7 +151,7 @@ public final class InboundGate {
         : List.of(); // shadow: the client sees what it would see without Tollgate
     return InboundAdmission.admitted(tenant, decision, headers, trace,
         new InboundAdmission.Settling(limiter, decision.reservation().orElseThrow(), protocol,
-            llmRequest, countsTokens, request.bodiless(), readSoFar));
+            llmRequest, countsTokens || countsSpend, request.bodiless(), readSoFar, parts.pricing));
   }
 
   /**

@@ -10,6 +10,7 @@ import io.tollgate.limiter.Reservation;
 import io.tollgate.llm.ProviderSignals;
 import io.tollgate.llm.Quota;
 import io.tollgate.llm.QuotaKind;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,10 +22,16 @@ import java.util.OptionalLong;
  * fleet sharing its key with other software stops before the provider's own 429s.
  *
  * <p>Per dimension the provider reports one limit: it lowers the one limit of that dimension with
- * the shortest window, the model's where the call's model has one (OpenAI and Anthropic count per
- * model), else the account's. Only lowered, never raised: the configured limits stay the ceiling.
+ * the shortest window of at most a minute, the model's where the call's model has one (OpenAI and
+ * Anthropic count per model), else the account's. Only lowered, never raised: the configured limits stay the ceiling.
  */
 final class LearnedLimits {
+
+  /**
+   * The longest window lowered: providers report their per-minute limits (RPM, TPM), and lowering
+   * an hourly or daily bucket to what is left of a minute would starve it for most of its window.
+   */
+  static final Duration LONGEST_WINDOW = Duration.ofMinutes(1);
 
   private LearnedLimits() {}
 
@@ -49,8 +56,10 @@ final class LearnedLimits {
   /** The provider's remaining in {@code dimension} when below what its limit had left, else -1. */
   private static long below(Decision account, ProviderSignals signals, Dimension dimension,
       QuotaKind kind, List<Limit> lowered) {
-    OptionalLong reported = signals.quota(kind).map(Quota::remaining).orElse(OptionalLong.empty());
-    if (reported.isEmpty()) {
+    Optional<Quota> quota = signals.quota(kind);
+    OptionalLong reported = quota.map(Quota::remaining).orElse(OptionalLong.empty());
+    // a limit the provider says is full again already tells nothing about the room left
+    if (reported.isEmpty() || quota.get().resetAfter().filter(Duration::isZero).isPresent()) {
       return -1;
     }
     LimitState target = target(account.limits(), dimension);
@@ -66,7 +75,7 @@ final class LearnedLimits {
     LimitState best = null;
     for (LimitState state : states) {
       Limit limit = state.limit();
-      if (limit.dimension() != dimension) {
+      if (limit.dimension() != dimension || limit.window().compareTo(LONGEST_WINDOW) > 0) {
         continue;
       }
       boolean model = !limit.group().isEmpty();

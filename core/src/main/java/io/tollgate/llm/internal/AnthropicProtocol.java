@@ -1,5 +1,6 @@
 package io.tollgate.llm.internal;
 
+import io.tollgate.limiter.Dimension;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.Quota;
@@ -34,6 +35,12 @@ public final class AnthropicProtocol extends BaseProtocol {
     }
     quotaHeaders(headers, "requests", notice.requests(), now);
     quotaHeaders(headers, "tokens", notice.tokens(), now);
+    if (notice.limitedBy() == Dimension.SPEND) {
+      // Anthropic's own shape, the status and error type its SDKs read as a rate limit
+      headers.add(SyntheticBodies.MARKER, "budget-spent");
+      return SyntheticResponse.of(429, headers.build(), error("rate_limit_error",
+          "insufficient_quota: " + SyntheticBodies.budgetSpent(notice, now) + " (Tollgate)"));
+    }
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String figures = SyntheticBodies.figures(notice);
     String message = "This request would exceed the rate limit" + SyntheticBodies.forModel(notice) + " on "

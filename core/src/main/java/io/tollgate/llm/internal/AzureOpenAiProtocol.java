@@ -1,5 +1,6 @@
 package io.tollgate.llm.internal;
 
+import io.tollgate.limiter.Dimension;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.RateLimitNotice;
@@ -27,6 +28,13 @@ public final class AzureOpenAiProtocol extends BaseProtocol {
       SyntheticBodies.retryAfter(headers, notice.retryAfter());
     }
     OpenAiProtocol.rateLimitHeaders(headers, notice, d -> Long.toString(Durations.ceilSeconds(d)));
+    if (notice.limitedBy() == Dimension.SPEND) {
+      // Azure has no spend error of its own: OpenAI's, which its SDKs read alike
+      headers.add(SyntheticBodies.MARKER, "budget-spent");
+      return SyntheticResponse.of(429, headers.build(), OpenAiProtocol.insufficientQuota(
+          "You exceeded your current quota: " + SyntheticBodies.budgetSpent(notice, clock.instant())
+              + " (Tollgate)"));
+    }
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String figures = SyntheticBodies.figures(notice);
     String message = "Requests" + SyntheticBodies.forModel(notice) + " have exceeded the rate limit on "

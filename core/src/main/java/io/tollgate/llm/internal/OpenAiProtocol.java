@@ -1,5 +1,6 @@
 package io.tollgate.llm.internal;
 
+import io.tollgate.limiter.Dimension;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.Quota;
@@ -30,6 +31,12 @@ public final class OpenAiProtocol extends BaseProtocol {
       SyntheticBodies.retryAfter(headers, notice.retryAfter());
     }
     rateLimitHeaders(headers, notice, d -> Durations.formatGo(d));
+    if (notice.limitedBy() == Dimension.SPEND) {
+      headers.add(SyntheticBodies.MARKER, "budget-spent");
+      return SyntheticResponse.of(429, headers.build(), insufficientQuota(
+          "You exceeded your current quota: " + SyntheticBodies.budgetSpent(notice, clock.instant())
+              + " (Tollgate)"));
+    }
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String message = message(notice);
     byte[] body = SyntheticBodies.json(g -> {
@@ -43,6 +50,20 @@ public final class OpenAiProtocol extends BaseProtocol {
       g.writeEndObject();
     });
     return SyntheticResponse.of(429, headers.build(), body);
+  }
+
+  /** OpenAI's body for a spent quota: type and code {@code insufficient_quota}. */
+  static byte[] insufficientQuota(String message) {
+    return SyntheticBodies.json(g -> {
+      g.writeStartObject();
+      g.writeObjectFieldStart("error");
+      g.writeStringField("message", message);
+      g.writeStringField("type", "insufficient_quota");
+      g.writeNullField("param");
+      g.writeStringField("code", "insufficient_quota");
+      g.writeEndObject();
+      g.writeEndObject();
+    });
   }
 
   @Override

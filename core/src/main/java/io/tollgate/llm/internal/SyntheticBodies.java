@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /** The pieces every synthetic response is made of: JSON bodies, and the words of its message. */
@@ -71,6 +72,43 @@ final class SyntheticBodies {
       s.append(s.length() == 0 ? "" : ", ").append("Requested ").append(notice.requestedTokens().getAsLong());
     }
     return s.toString();
+  }
+
+  /**
+   * A spent budget in words: {@code the spend budget of 5 USD per day (UTC) is used up (Remaining
+   * 0.0012 USD, Requested 0.03 USD); it starts again at 2026-12-04T00:00:00Z.}
+   */
+  static String budgetSpent(RateLimitNotice notice, Instant now) {
+    Optional<Quota> budget = notice.spend();
+    String period = notice.window().filter(w -> w.equals(Duration.ofDays(1))).isPresent()
+        ? "per day (UTC)" : "per month (UTC)";
+    String limit = budget.flatMap(q -> q.limit().isPresent() ? Optional.of(usd(q.limit().getAsLong()))
+        : Optional.empty()).map(s -> " of " + s).orElse("");
+    String requested = notice.requestedSpend().isPresent()
+        ? usd(notice.requestedSpend().getAsLong()) : "unknown";
+    if (notice.neverFits()) {
+      return "the estimated cost of this request" + forModel(notice) + " (" + requested
+          + ") is more than the whole spend budget " + period + "; reduce the prompt or the"
+          + " maximum tokens requested.";
+    }
+    String remaining = budget.flatMap(q -> q.remaining().isPresent()
+        ? Optional.of(usd(q.remaining().getAsLong())) : Optional.empty()).orElse("unknown");
+    return "the spend budget" + limit + " " + period + " is used up (Remaining " + remaining
+        + ", Requested " + requested + "); it starts again at " + startsAgain(now, notice) + ".";
+  }
+
+  /**
+   * When a spent budget starts again: a day or month begins on a whole second, and the limiter's
+   * clock and this one differ by less than half of one.
+   */
+  private static Instant startsAgain(Instant now, RateLimitNotice notice) {
+    long millis = now.plus(notice.retryAfter()).toEpochMilli();
+    return Instant.ofEpochSecond(Math.floorDiv(millis + 500, 1000));
+  }
+
+  /** Micro-dollars as dollars: {@code 0.0012 USD}. */
+  static String usd(long microUsd) {
+    return java.math.BigDecimal.valueOf(microUsd, 6).stripTrailingZeros().toPlainString() + " USD";
   }
 
   static String forModel(RateLimitNotice notice) {

@@ -28,7 +28,7 @@ class LimitArgsTest {
     assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong()})
         .containsExactly(5, 60_000_000, 1);
     assertThat(field(packed)).isEqualTo("tw1000000:1000");
-    assertThat(packed.get()).isEqualTo((byte) 3); // tokens, sliding window
+    assertThat(packed.get()).isEqualTo((byte) 5); // tokens (1), sliding window (1 << 2)
     assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong()})
         .containsExactly(1000, 1_000_000, 1);
     assertThat(packed.remaining()).isZero();

@@ -10,6 +10,8 @@ import io.tollgate.config.TelemetryConfig;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TokensConfig;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.llm.Price;
+import java.math.BigDecimal;
 import java.util.function.Supplier;
 
 /**
@@ -46,6 +48,7 @@ final class TollgateConfigMapper {
         .defaultMaxOutput(p.getTokens().getDefaultMaxOutput())
         .maxBufferedBody(p.getTokens().getMaxBufferedBody().toBytes()).build()));
     b.telemetry(TelemetryConfig.of(p.getTelemetry().getExport()));
+    p.getPrices().forEach((model, price) -> b.price(model, price(ROOT + ".prices." + model, price)));
     return b.build();
   }
 
@@ -127,6 +130,12 @@ final class TollgateConfigMapper {
     if (p.getTokensPerDay() != null) {
       b.tokensPerDay(p.getTokensPerDay());
     }
+    if (p.getUsdPerDay() != null) {
+      b.usdPerDayMicros(microUsd("usd-per-day", p.getUsdPerDay()));
+    }
+    if (p.getUsdPerMonth() != null) {
+      b.usdPerMonthMicros(microUsd("usd-per-month", p.getUsdPerMonth()));
+    }
     if (p.getAlgorithm() != null) {
       b.algorithm(p.getAlgorithm());
     }
@@ -136,6 +145,33 @@ final class TollgateConfigMapper {
           .size(leases.getSize()).ttl(leases.getTtl()).build()));
     }
     return b.build();
+  }
+
+  /** Dollars as micro-dollars, exactly: at most six decimals. */
+  private static long microUsd(String key, BigDecimal usd) {
+    try {
+      return usd.movePointRight(6).longValueExact();
+    } catch (ArithmeticException e) {
+      // the problem in full: the cause would be taken for the root of it
+      throw new ConfigException(key, "may have at most 6 decimals (a micro-dollar), was "
+          + usd.toPlainString());
+    }
+  }
+
+  private static Price price(String key, TollgateProperties.Price p) {
+    try {
+      if (p.getInput() == null || p.getOutput() == null) {
+        throw new IllegalArgumentException((p.getInput() == null ? "input" : "output")
+            + " is required, in USD per million tokens");
+      }
+      return Price.perMillion(p.getInput(), p.getCachedInput(), p.getOutput(), p.getCacheWrite());
+    } catch (IllegalArgumentException e) {
+      // Price names the field first: "cached-input may have at most 6 decimals, was ..."
+      String message = String.valueOf(e.getMessage());
+      int space = message.indexOf(' ');
+      throw new ConfigException(key + "." + message.substring(0, Math.max(space, 0)),
+          message.substring(space + 1));
+    }
   }
 
   private static BreakerConfig breaker(TollgateProperties.Breaker p) {

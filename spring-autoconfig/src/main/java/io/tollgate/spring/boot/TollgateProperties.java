@@ -14,6 +14,7 @@ import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.FailurePolicy;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.servlet.TollgateFilter;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,6 +69,12 @@ public class TollgateProperties {
 
   /** LLM providers by name (the name is used in metrics, spans and fallbacks). Calls to hosts no provider's base-url matches are not touched. */
   private Map<String, Provider> providers = new LinkedHashMap<>();
+
+  /**
+   * Model to USD per million tokens, over the bundled price table, for pricing spend. A name with
+   * dots goes in brackets: prices[gpt-4.1].input.
+   */
+  private Map<String, Price> prices = new LinkedHashMap<>();
 
   /** Who is charged for a call and what each tenant may spend. Absent: calls are not charged to tenants and the servlet filter is not registered. */
   private Tenants tenants;
@@ -125,6 +132,14 @@ public class TollgateProperties {
 
   public void setStrict(boolean strict) {
     this.strict = strict;
+  }
+
+  public Map<String, Price> getPrices() {
+    return prices;
+  }
+
+  public void setPrices(Map<String, Price> prices) {
+    this.prices = prices;
   }
 
   public List<String> getCredentialHeaders() {
@@ -440,6 +455,12 @@ public class TollgateProperties {
     /** LLM tokens (prompt plus output) per day. */
     private Long tokensPerDay;
 
+    /** Spend per calendar day (UTC), in US dollars, priced from the tokens used (see prices). */
+    private BigDecimal usdPerDay;
+
+    /** Spend per calendar month (UTC), in US dollars. */
+    private BigDecimal usdPerMonth;
+
     /** token-bucket (continuous refill, bursts up to the capacity; the default) or sliding-window. */
     private Algorithm algorithm;
 
@@ -516,6 +537,22 @@ public class TollgateProperties {
 
     public void setTokensPerDay(Long tokensPerDay) {
       this.tokensPerDay = tokensPerDay;
+    }
+
+    public BigDecimal getUsdPerDay() {
+      return usdPerDay;
+    }
+
+    public void setUsdPerDay(BigDecimal usdPerDay) {
+      this.usdPerDay = usdPerDay;
+    }
+
+    public BigDecimal getUsdPerMonth() {
+      return usdPerMonth;
+    }
+
+    public void setUsdPerMonth(BigDecimal usdPerMonth) {
+      this.usdPerMonth = usdPerMonth;
     }
 
     public Algorithm getAlgorithm() {
@@ -668,6 +705,54 @@ public class TollgateProperties {
   }
 
   /** {@code tollgate...limits.leases}: a JVM takes a batch of permits in one script call and decides from it locally. */
+  /** {@code tollgate.prices.<model>}: USD per million tokens. */
+  public static class Price {
+
+    /** Input tokens not read from the prompt cache. Required. */
+    private BigDecimal input;
+
+    /** Input tokens read from the prompt cache; default the input price. */
+    private BigDecimal cachedInput;
+
+    /** Output tokens, reasoning included. Required. */
+    private BigDecimal output;
+
+    /** Input tokens written to the prompt cache (Anthropic); default the input price. */
+    private BigDecimal cacheWrite;
+
+    public BigDecimal getInput() {
+      return input;
+    }
+
+    public void setInput(BigDecimal input) {
+      this.input = input;
+    }
+
+    public BigDecimal getCachedInput() {
+      return cachedInput;
+    }
+
+    public void setCachedInput(BigDecimal cachedInput) {
+      this.cachedInput = cachedInput;
+    }
+
+    public BigDecimal getOutput() {
+      return output;
+    }
+
+    public void setOutput(BigDecimal output) {
+      this.output = output;
+    }
+
+    public BigDecimal getCacheWrite() {
+      return cacheWrite;
+    }
+
+    public void setCacheWrite(BigDecimal cacheWrite) {
+      this.cacheWrite = cacheWrite;
+    }
+  }
+
   public static class Leases {
 
     /** auto (sized to the demand seen over one ttl) or a whole number of calls per lease. */

@@ -96,6 +96,8 @@ class MicrometerAppTest {
     assertThat(scraped.stream().filter(line -> !line.startsWith("tollgate_limiter_duration_seconds_")))
         .containsExactlyInAnyOrder(
             "tollgate_breaker_state{tollgate_provider=\"openai\"} 0.0",
+            // two calls of gpt-4o, 11 input and 7 output tokens each: 98 µUSD each at the bundled prices
+            "tollgate_cost_total{tollgate_model=\"gpt-4o\",tollgate_provider=\"openai\"} 1.96E-4",
             "tollgate_decisions_total{tollgate_decision=\"allowed\",tollgate_direction=\"inbound\",tollgate_provider=\"none\"} 1.0",
             "tollgate_decisions_total{tollgate_decision=\"allowed\",tollgate_direction=\"outbound\",tollgate_provider=\"openai\"} 2.0",
             "tollgate_decisions_total{tollgate_decision=\"denied\",tollgate_direction=\"outbound\",tollgate_provider=\"openai\"} 1.0",

@@ -23,7 +23,7 @@ final class AnthropicMessageFormat {
         ObjectNode message = message(completion);
         message.set("content", Json.array().add(text));
         message.put("stop_reason", stopReason(completion));
-        message.set("usage", usage(completion.promptTokens(), completion.completionTokens()));
+        message.set("usage", usage(completion, completion.completionTokens()));
         return message;
     }
 
@@ -39,7 +39,7 @@ final class AnthropicMessageFormat {
         ObjectNode startMessage = message(completion);
         startMessage.set("content", Json.array());
         startMessage.putNull("stop_reason");
-        startMessage.set("usage", usage(completion.promptTokens(), 1));
+        startMessage.set("usage", usage(completion, 1));
         ObjectNode messageStart = typed("message_start");
         messageStart.set("message", startMessage);
         events.add(Sse.event("message_start", messageStart));
@@ -95,12 +95,13 @@ final class AnthropicMessageFormat {
         return message;
     }
 
-    private static ObjectNode usage(int inputTokens, int outputTokens) {
+    private static ObjectNode usage(Completion completion, int outputTokens) {
         ObjectNode usage = Json.object();
-        usage.put("input_tokens", inputTokens);
+        // Unlike OpenAI, Anthropic's input_tokens leaves out the tokens read from the cache.
+        usage.put("input_tokens", completion.promptTokens() - completion.cachedPromptTokens());
         usage.put("output_tokens", outputTokens);
         usage.put("cache_creation_input_tokens", 0);
-        usage.put("cache_read_input_tokens", 0);
+        usage.put("cache_read_input_tokens", completion.cachedPromptTokens());
         return usage;
     }
 

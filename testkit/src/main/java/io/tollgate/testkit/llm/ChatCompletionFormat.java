@@ -98,6 +98,12 @@ final class ChatCompletionFormat {
         usage.put("prompt_tokens", completion.promptTokens());
         usage.put("completion_tokens", completion.completionTokens());
         usage.put("total_tokens", completion.totalTokens());
+        // Only with a cache hit, so replies of tests that never set cached tokens keep their exact bytes.
+        if (completion.cachedPromptTokens() > 0) {
+            ObjectNode promptDetails = Json.object();
+            promptDetails.put("cached_tokens", completion.cachedPromptTokens());
+            usage.set("prompt_tokens_details", promptDetails);
+        }
         return usage;
     }
 

@@ -8,11 +8,12 @@ import java.util.OptionalInt;
  * What the mock model "generated" for one call, before any API shapes it: the text in its stream
  * chunks and the usage to report.
  *
+ * @param cachedPromptTokens the part of {@code promptTokens} served from the prompt cache
  * @param truncated true when the request's max-tokens cap cut the reply short (finish reason
  *                  {@code length} / {@code max_tokens} / {@code incomplete})
  */
 record Completion(String id, String model, long created, List<String> chunks, int promptTokens,
-                  int completionTokens, boolean truncated) {
+                  int cachedPromptTokens, int completionTokens, boolean truncated) {
 
     /**
      * Plans the reply to {@code call}; {@code maxTokensFields} are the request fields that cap the
@@ -23,9 +24,10 @@ record Completion(String id, String model, long created, List<String> chunks, in
         OptionalInt maxTokens = firstIntField(call.body(), maxTokensFields);
         int completionTokens = TokenAccounting.completionTokens(settings.completionTokens(), maxTokens);
         int promptTokens = settings.fixedPromptTokens().orElseGet(() -> TokenAccounting.promptTokens(call.body()));
+        int cachedPromptTokens = TokenAccounting.cachedPromptTokens(settings.cachedPromptTokens(), promptTokens);
         String text = settings.replyText().orElseGet(() -> ReplyText.defaultText(completionTokens));
         return new Completion(id, model, call.createdEpochSecond(), ReplyText.chunks(text), promptTokens,
-                completionTokens, completionTokens < settings.completionTokens());
+                cachedPromptTokens, completionTokens, completionTokens < settings.completionTokens());
     }
 
     String text() {

@@ -41,7 +41,8 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
  * {@code input} anywhere in the request body, unless fixed by {@link #usage}. Completion tokens are
  * {@value #DEFAULT_COMPLETION_TOKENS} (or as set by {@link #usage}), lowered to the request's
  * {@code max_completion_tokens} / {@code max_tokens} / {@code max_output_tokens} when smaller —
- * the reply then finishes with {@code length} / {@code max_tokens} / {@code incomplete}. The
+ * the reply then finishes with {@code length} / {@code max_tokens} / {@code incomplete}. None of
+ * the prompt is reported as cached unless {@link #cachedTokens} says so. The
  * default reply text has one word per completion token; a text set by {@link #replyText} is sent
  * whole whatever the usage says. Streams carry one word (with its trailing space) per content event.
  *
@@ -144,6 +145,21 @@ public final class MockLlmServer implements AutoCloseable {
         requireNotNegative("promptTokens", promptTokens);
         requireNotNegative("completionTokens", completionTokens);
         return update(current -> current.withUsage(promptTokens, completionTokens));
+    }
+
+    /**
+     * Reports that many of the reported prompt tokens as read from the provider's prompt cache, as
+     * the real APIs do: OpenAI chat's {@code usage.prompt_tokens_details.cached_tokens} (written only
+     * when above 0), the Responses API's {@code usage.input_tokens_details.cached_tokens}, and
+     * Anthropic's {@code usage.cache_read_input_tokens}, Anthropic's {@code input_tokens} then
+     * counting only the uncached rest. 0 by default; when larger than the prompt tokens of a reply,
+     * it is capped at them.
+     *
+     * @param cachedPromptTokens must be >= 0
+     */
+    public MockLlmServer cachedTokens(int cachedPromptTokens) {
+        requireNotNegative("cachedPromptTokens", cachedPromptTokens);
+        return update(current -> current.withCachedPromptTokens(cachedPromptTokens));
     }
 
     /** Pauses this long between two streamed events, so tests can watch a stream arrive. */

@@ -95,7 +95,7 @@ final class ResponsesFormat {
 
     private static ObjectNode usage(Completion completion) {
         ObjectNode inputDetails = Json.object();
-        inputDetails.put("cached_tokens", 0);
+        inputDetails.put("cached_tokens", completion.cachedPromptTokens());
         ObjectNode outputDetails = Json.object();
         outputDetails.put("reasoning_tokens", 0);
         ObjectNode usage = Json.object();

@@ -38,6 +38,15 @@ final class TokenAccounting {
         return Math.min(configured, Math.max(0, requestedMaximum.getAsInt()));
     }
 
+    /**
+     * The configured count, capped at the prompt tokens: a provider never reports more of the prompt
+     * as cached than the prompt itself, and a prompt counted from the body may be shorter than a test
+     * expected.
+     */
+    static int cachedPromptTokens(int configured, int promptTokens) {
+        return Math.min(configured, promptTokens);
+    }
+
     private static long countTextCharacters(JsonNode node) {
         long characters = 0;
         if (node.isObject()) {

@@ -85,6 +85,28 @@ class AnthropicMessagesTest extends ServerPerClassTest {
     }
 
     @Test
+    void reportsCacheReadsApartFromInputTokensAsAnthropicDoes() {
+        server.cachedTokens(40).usage(100, 20);
+
+        HttpResponse<String> response = messages(1024, "", LlmCalls.ANTHROPIC_HEADERS);
+
+        assertThat(json(response.body()).get("usage")).isEqualTo(json("""
+                {"input_tokens":60,"output_tokens":20,
+                 "cache_creation_input_tokens":0,"cache_read_input_tokens":40}"""));
+    }
+
+    @Test
+    void streamsCacheReadsInMessageStart() {
+        server.cachedTokens(40).usage(100, 20);
+
+        HttpResponse<String> response = messages(1024, "\"stream\":true,", LlmCalls.ANTHROPIC_HEADERS);
+
+        assertThat(events(response.body()).get(0).json().at("/message/usage")).isEqualTo(json("""
+                {"input_tokens":60,"output_tokens":1,
+                 "cache_creation_input_tokens":0,"cache_read_input_tokens":40}"""));
+    }
+
+    @Test
     void stopsWithMaxTokensWhenTheCapIsBelowTheConfiguredCompletion() {
         HttpResponse<String> response = messages(4, "", LlmCalls.ANTHROPIC_HEADERS);
 

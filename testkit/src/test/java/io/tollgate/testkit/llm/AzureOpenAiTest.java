@@ -54,6 +54,18 @@ class AzureOpenAiTest extends ServerPerClassTest {
     }
 
     @Test
+    void reportsCachedPromptTokensAsOpenAiDoes() {
+        server.cachedTokens(40).usage(100, 20);
+
+        HttpResponse<String> response = post(client, deployment("gpt4o-prod", "?api-version=2024-10-21"),
+                AZURE_BODY, "api-key", "azure-key");
+
+        assertThat(json(response.body()).get("usage")).isEqualTo(json("""
+                {"prompt_tokens":100,"completion_tokens":20,"total_tokens":120,
+                 "prompt_tokens_details":{"cached_tokens":40}}"""));
+    }
+
+    @Test
     void requiresTheApiVersionQueryParameter() {
         HttpResponse<String> response = post(client, deployment("gpt4o-prod", ""), AZURE_BODY, "api-key", "k");
 

@@ -63,6 +63,8 @@ class MockLlmServerTest {
                     .hasMessage("promptTokens must be >= 0, was -1");
             assertThatThrownBy(() -> server.usage(5, -2)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("completionTokens must be >= 0, was -2");
+            assertThatThrownBy(() -> server.cachedTokens(-1)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("cachedPromptTokens must be >= 0, was -1");
             assertThatThrownBy(() -> server.chunkDelay(Duration.ofMillis(-1)))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("chunkDelay must be >= 0, was PT-0.001S");

@@ -131,6 +131,54 @@ class OpenAiChatCompletionsTest extends ServerPerClassTest {
     }
 
     @Test
+    void reportsCachedPromptTokensInPromptTokensDetails() {
+        server.cachedTokens(40).usage(100, 20);
+
+        HttpResponse<String> response = post(client, server.uri("/v1/chat/completions"), chatRequest("gpt-4o", ""));
+
+        assertThat(json(response.body()).get("usage")).isEqualTo(json("""
+                {"prompt_tokens":100,"completion_tokens":20,"total_tokens":120,
+                 "prompt_tokens_details":{"cached_tokens":40}}"""));
+    }
+
+    @Test
+    void streamsCachedPromptTokensInTheUsageChunk() {
+        server.cachedTokens(40).usage(100, 20);
+
+        HttpResponse<String> response = post(client, server.uri("/v1/chat/completions"),
+                chatRequest("gpt-4o", "\"stream\":true,\"stream_options\":{\"include_usage\":true}"));
+
+        List<SseEvent> events = events(response.body());
+        assertThat(events).hasSize(1 + 20 + 1 + 1 + 1);
+        assertThat(events.get(22).json().get("usage")).isEqualTo(json("""
+                {"prompt_tokens":100,"completion_tokens":20,"total_tokens":120,
+                 "prompt_tokens_details":{"cached_tokens":40}}"""));
+    }
+
+    @Test
+    void leavesOutPromptTokensDetailsWhenNothingIsCached() {
+        server.usage(100, 20);
+
+        HttpResponse<String> response = post(client, server.uri("/v1/chat/completions"), chatRequest("gpt-4o", ""));
+
+        JsonNode usage = json(response.body()).get("usage");
+        assertThat(usage.has("prompt_tokens_details")).isFalse();
+        assertThat(usage).isEqualTo(json("""
+                {"prompt_tokens":100,"completion_tokens":20,"total_tokens":120}"""));
+    }
+
+    @Test
+    void capsCachedPromptTokensAtThePromptTokens() {
+        server.cachedTokens(40);
+
+        HttpResponse<String> response = post(client, server.uri("/v1/chat/completions"), chatRequest("gpt-4o", ""));
+
+        assertThat(json(response.body()).get("usage")).isEqualTo(json("""
+                {"prompt_tokens":8,"completion_tokens":20,"total_tokens":28,
+                 "prompt_tokens_details":{"cached_tokens":8}}"""));
+    }
+
+    @Test
     void flushesEachChunkOnItsOwnWhenAChunkDelayIsSet() throws Exception {
         Duration delay = Duration.ofMillis(40);
         server.usage(5, 6).chunkDelay(delay);

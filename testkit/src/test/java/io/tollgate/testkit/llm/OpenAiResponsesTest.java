@@ -77,6 +77,17 @@ class OpenAiResponsesTest extends ServerPerClassTest {
     }
 
     @Test
+    void reportsCachedInputTokensInInputTokensDetails() {
+        server.cachedTokens(40).usage(100, 20);
+
+        HttpResponse<String> response = post(client, server.uri("/v1/responses"), REQUEST.formatted(""));
+
+        assertThat(json(response.body()).get("usage")).isEqualTo(json("""
+                {"input_tokens":100,"input_tokens_details":{"cached_tokens":40},
+                 "output_tokens":20,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":120}"""));
+    }
+
+    @Test
     void requiresInput() {
         HttpResponse<String> response = post(client, server.uri("/v1/responses"), "{\"model\":\"gpt-4.1\"}");
 

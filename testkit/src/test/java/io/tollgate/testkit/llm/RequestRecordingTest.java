@@ -119,7 +119,8 @@ class RequestRecordingTest extends ServerPerClassTest {
 
     @Test
     void resetForgetsRequestsFaultsAndSettings() {
-        server.usage(1, 1).replyText("configured").requireApiKey("sk-x").chunkDelay(Duration.ofSeconds(1));
+        server.usage(1, 1).cachedTokens(1).replyText("configured").requireApiKey("sk-x")
+                .chunkDelay(Duration.ofSeconds(1));
         server.script().always(Fault.status(500));
         post(client, server.uri("/v1/chat/completions"), chatRequest("gpt-4o", ""));
 
@@ -129,6 +130,7 @@ class RequestRecordingTest extends ServerPerClassTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(json(response.body()).at("/choices/0/message/content").asText()).isEqualTo(LlmCalls.DEFAULT_REPLY);
         assertThat(json(response.body()).get("id").asText()).isEqualTo("chatcmpl-mock-1");
+        assertThat(json(response.body()).get("usage").has("prompt_tokens_details")).isFalse();
         assertThat(server.requestCount()).isEqualTo(1);
     }
 

@@ -48,6 +48,13 @@ class TokenAccountingTest {
     }
 
     @Test
+    void cachedPromptTokensAreTheConfiguredCountCappedAtThePromptTokens() {
+        assertThat(TokenAccounting.cachedPromptTokens(40, 100)).isEqualTo(40);
+        assertThat(TokenAccounting.cachedPromptTokens(40, 8)).isEqualTo(8);
+        assertThat(TokenAccounting.cachedPromptTokens(0, 8)).isZero();
+    }
+
+    @Test
     void replyTextSplitsIntoWordChunksThatConcatenateBack() {
         assertThat(ReplyText.chunks("Hi there,  you\nall")).containsExactly("Hi ", "there,  ", "you\n", "all");
         assertThat(ReplyText.chunks("")).isEmpty();

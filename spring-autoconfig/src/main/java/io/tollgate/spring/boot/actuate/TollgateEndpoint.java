@@ -6,11 +6,14 @@ import io.tollgate.config.TenantsConfig;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.LimitState;
 import io.tollgate.limiter.Limits;
+import io.tollgate.limiter.Outcome;
 import io.tollgate.limiter.Subject;
 import io.tollgate.router.HealthScore;
 import io.tollgate.router.ProviderBreaker;
 import io.tollgate.servlet.TollgateFilter;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -105,9 +108,37 @@ public class TollgateEndpoint {
     if (remainingTokens >= 0) {
       left.put("remainingTokens", remainingTokens);
     }
+    if (probe.outcome() != Outcome.NEVER_FITS) {
+      spend(probe).forEach(left::put);
+    }
     left.put("resetAfterMs", probe.resetAfter().toMillis());
     left.put("degraded", probe.degraded());
     return left;
+  }
+
+  /**
+   * Each spend budget: {@code usd-per-day: {limitUsd, spentUsd, remainingUsd, resetAfterMs}}. The
+   * probe took no spend, so what it saw left is what is left.
+   */
+  private static Map<String, Object> spend(Decision probe) {
+    Map<String, Object> budgets = new LinkedHashMap<>();
+    for (LimitState state : probe.limits()) {
+      if (state.limit().dimension() != Dimension.SPEND || !state.limit().group().isEmpty()) {
+        continue;
+      }
+      long limit = state.limit().capacity();
+      Map<String, Object> budget = new LinkedHashMap<>();
+      budget.put("limitUsd", usd(limit));
+      budget.put("spentUsd", usd(limit - state.remaining()));
+      budget.put("remainingUsd", usd(state.remaining()));
+      budget.put("resetAfterMs", state.untilFull().toMillis());
+      budgets.put(state.limit().monthly() ? "usd-per-month" : "usd-per-day", budget);
+    }
+    return budgets;
+  }
+
+  private static BigDecimal usd(long microUsd) {
+    return BigDecimal.valueOf(microUsd, 6).stripTrailingZeros();
   }
 
   private static Map<String, Object> limits(LimitsConfig limits) {
@@ -120,6 +151,8 @@ public class TollgateEndpoint {
     limits.tokensPerMinute().ifPresent(v -> map.put("tokens-per-minute", v));
     limits.tokensPerHour().ifPresent(v -> map.put("tokens-per-hour", v));
     limits.tokensPerDay().ifPresent(v -> map.put("tokens-per-day", v));
+    limits.usdPerDayMicros().ifPresent(v -> map.put("usd-per-day", usd(v)));
+    limits.usdPerMonthMicros().ifPresent(v -> map.put("usd-per-month", usd(v)));
     return map;
   }
 

@@ -7,6 +7,7 @@ import static io.tollgate.telemetry.TollgateAttributes.DIRECTION;
 import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_FROM;
 import static io.tollgate.telemetry.TollgateAttributes.FALLBACK_TO;
 import static io.tollgate.telemetry.TollgateAttributes.GEN_AI_TOKEN_TYPE;
+import static io.tollgate.telemetry.TollgateAttributes.MODEL;
 import static io.tollgate.telemetry.TollgateAttributes.PROVIDER;
 
 import io.micrometer.core.instrument.Counter;
@@ -41,6 +42,8 @@ public final class MicrometerMetrics implements MetricsRecorder {
   private final Meter.MeterProvider<Counter> tokensReserved;
   private final Meter.MeterProvider<Counter> tokensUsed;
   private final Meter.MeterProvider<Counter> fallbacks;
+  private final Meter.MeterProvider<Counter> cost;
+  private final Meter.MeterProvider<Counter> unpriced;
   private final Meter.MeterProvider<Counter> breakerTransitions;
   private final List<LimiterHealth> limiters = new CopyOnWriteArrayList<>();
 
@@ -57,6 +60,10 @@ public final class MicrometerMetrics implements MetricsRecorder {
         .description("Tokens calls used, as reported by the provider or estimated").withRegistry(registry);
     this.fallbacks = Counter.builder(TelemetryNames.FALLBACKS_METRIC)
         .description("Calls sent to a fallback provider instead of the one addressed").withRegistry(registry);
+    this.cost = Counter.builder(TelemetryNames.COST_METRIC)
+        .description("What calls cost, priced from their usage, by provider and model").withRegistry(registry);
+    this.unpriced = Counter.builder(TelemetryNames.COST_UNPRICED_METRIC)
+        .description("Calls whose model has no price, charged 0").withRegistry(registry);
     this.breakerTransitions = Counter.builder(TelemetryNames.BREAKER_TRANSITIONS_METRIC)
         .description("Breaker state changes").withRegistry(registry);
   }
@@ -82,6 +89,16 @@ public final class MicrometerMetrics implements MetricsRecorder {
   public void tokensUsed(String provider, long input, long output) {
     tokensUsed.withTags(PROVIDER.getKey(), provider(provider), GEN_AI_TOKEN_TYPE.getKey(), "input").increment(input);
     tokensUsed.withTags(PROVIDER.getKey(), provider(provider), GEN_AI_TOKEN_TYPE.getKey(), "output").increment(output);
+  }
+
+  @Override
+  public void cost(String provider, String model, double usd) {
+    cost.withTags(PROVIDER.getKey(), provider(provider), MODEL.getKey(), model).increment(usd);
+  }
+
+  @Override
+  public void unpriced(String provider) {
+    unpriced.withTags(PROVIDER.getKey(), provider(provider)).increment();
   }
 
   @Override
