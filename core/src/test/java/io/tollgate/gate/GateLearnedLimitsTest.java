@@ -8,18 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RateLimits;
-import io.tollgate.testkit.redis.RedisCluster;
-import io.tollgate.testkit.redis.RedisServer;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,27 +25,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class GateLearnedLimitsTest {
 
-  private static RedisServer redis;
-  private static RedisCluster cluster;
   private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
   private MockLlmServer provider;
 
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServer.start();
-    cluster = RedisCluster.start();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-    cluster.close();
-  }
-
   @BeforeEach
   void start() {
-    redis.flushAll();
-    cluster.masters().forEach(master -> cluster.node(master).flushAll());
+    LimitBackends.flush();
     provider = MockLlmServer.start().usage(10, 5);
   }
 
@@ -64,12 +44,7 @@ class GateLearnedLimitsTest {
   }
 
   private Gate gate(String backend, String providerKeys, int modelRequestsPerMinute) {
-    String redisKeys = switch (backend) {
-      case "memory" -> "";
-      case "redis" -> "  redis: { url: " + redis.uri() + " }\n";
-      default -> "  redis:\n    cluster: " + cluster.seeds().stream().map(Object::toString)
-          .collect(Collectors.joining(", ", "[", "]")) + "\n    timeout: 5s\n";
-    };
+    String redisKeys = LimitBackends.yaml(backend);
     return Gate.create(config("tollgate:\n" + redisKeys + """
           providers:
             openai:

@@ -10,8 +10,6 @@ import io.tollgate.llm.Headers;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.router.OutboundRequest;
 import io.tollgate.testkit.llm.MockLlmServer;
-import io.tollgate.testkit.redis.RedisCluster;
-import io.tollgate.testkit.redis.RedisServer;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -20,10 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,27 +29,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class GateModelLimitsTest {
 
-  private static RedisServer redis;
-  private static RedisCluster cluster;
   private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
   private final List<MockLlmServer> servers = new ArrayList<>();
 
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServer.start();
-    cluster = RedisCluster.start();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-    cluster.close();
-  }
-
   @BeforeEach
   void clean() {
-    redis.flushAll();
-    cluster.masters().forEach(master -> cluster.node(master).flushAll());
+    LimitBackends.flush();
   }
 
   @AfterEach
@@ -68,17 +48,8 @@ class GateModelLimitsTest {
     return server;
   }
 
-  private static String backend(String kind) {
-    return switch (kind) {
-      case "memory" -> "";
-      case "redis" -> "  redis: { url: " + redis.uri() + " }\n";
-      default -> "  redis:\n    cluster: " + cluster.seeds().stream().map(Object::toString)
-          .collect(Collectors.joining(", ", "[", "]")) + "\n    timeout: 5s\n";
-    };
-  }
-
   private Gate gate(String backend, String providers) {
-    return Gate.create(config("tollgate:\n" + backend(backend) + "  providers:\n" + providers,
+    return Gate.create(config("tollgate:\n" + LimitBackends.yaml(backend) + "  providers:\n" + providers,
         Map.of()));
   }
 

@@ -11,8 +11,6 @@ import io.tollgate.llm.Headers;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.router.OutboundRequest;
 import io.tollgate.testkit.llm.MockLlmServer;
-import io.tollgate.testkit.redis.RedisCluster;
-import io.tollgate.testkit.redis.RedisServer;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -24,10 +22,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,27 +38,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class GateSpendTest {
 
-  private static RedisServer redis;
-  private static RedisCluster cluster;
   private final JdkTransport transport = new JdkTransport(Duration.ofSeconds(15));
   private MockLlmServer provider;
 
-  @BeforeAll
-  static void startRedis() {
-    redis = RedisServer.start();
-    cluster = RedisCluster.start();
-  }
-
-  @AfterAll
-  static void stopRedis() {
-    redis.close();
-    cluster.close();
-  }
-
   @BeforeEach
   void start() {
-    redis.flushAll();
-    cluster.masters().forEach(master -> cluster.node(master).flushAll());
+    LimitBackends.flush();
     provider = MockLlmServer.start().usage(10, 5);
   }
 
@@ -73,12 +53,7 @@ class GateSpendTest {
   }
 
   private Gate gate(String backend, String providerLimits, String tenantLimits) {
-    String redisKeys = switch (backend) {
-      case "memory" -> "";
-      case "redis" -> "  redis: { url: " + redis.uri() + " }\n";
-      default -> "  redis:\n    cluster: " + cluster.seeds().stream().map(Object::toString)
-          .collect(Collectors.joining(", ", "[", "]")) + "\n    timeout: 5s\n";
-    };
+    String redisKeys = LimitBackends.yaml(backend);
     return Gate.create(config("tollgate:\n" + redisKeys + """
           prices:
             budget-model: { input: 0, output: 20 }

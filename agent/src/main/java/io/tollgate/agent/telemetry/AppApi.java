@@ -79,6 +79,7 @@ final class AppApi {
   final MethodHandle doubleCounterDescription;
   final MethodHandle doubleCounterUnit;
   final MethodHandle doubleCounterCallback;
+  final MethodHandle doubleCounterBuild;
   final MethodHandle histogramDescription;
   final MethodHandle histogramUnit;
   /** Null in API versions before the advice was part of the stable API. */
@@ -91,6 +92,7 @@ final class AppApi {
   final MethodHandle longGaugeUnit;
   final MethodHandle longGaugeCallback;
   final MethodHandle counterAdd;
+  final MethodHandle doubleCounterAdd;
   final MethodHandle histogramRecord;
   final MethodHandle longMeasurementRecord;
   final MethodHandle doubleMeasurementRecord;
@@ -117,6 +119,7 @@ final class AppApi {
     Class<?> doubleGaugeBuilder = l.type(API + ".metrics.DoubleGaugeBuilder");
     Class<?> longGaugeBuilder = l.type(API + ".metrics.LongGaugeBuilder");
     Class<?> longCounter = l.type(API + ".metrics.LongCounter");
+    Class<?> doubleCounter = l.type(API + ".metrics.DoubleCounter");
     Class<?> histogram = l.type(API + ".metrics.DoubleHistogram");
     Class<?> longMeasurement = l.type(API + ".metrics.ObservableLongMeasurement");
     Class<?> doubleMeasurement = l.type(API + ".metrics.ObservableDoubleMeasurement");
@@ -181,6 +184,7 @@ final class AppApi {
     doubleCounterUnit = l.virt(doubleCounterBuilder, "setUnit", doubleCounterBuilder, String.class);
     doubleCounterCallback = l.virt(doubleCounterBuilder, "buildWithCallback",
         l.type(API + ".metrics.ObservableDoubleCounter"), Consumer.class);
+    doubleCounterBuild = l.virt(doubleCounterBuilder, "build", doubleCounter);
     histogramDescription = l.virt(histogramBuilderType, "setDescription", histogramBuilderType, String.class);
     histogramUnit = l.virt(histogramBuilderType, "setUnit", histogramBuilderType, String.class);
     histogramBuckets = l.virtOrNull(histogramBuilderType, "setExplicitBucketBoundariesAdvice",
@@ -194,6 +198,7 @@ final class AppApi {
     longGaugeCallback = l.virt(longGaugeBuilder, "buildWithCallback",
         l.type(API + ".metrics.ObservableLongGauge"), Consumer.class);
     counterAdd = l.virt(longCounter, "add", void.class, long.class, attributes);
+    doubleCounterAdd = l.virt(doubleCounter, "add", void.class, double.class, attributes);
     histogramRecord = l.virt(histogram, "record", void.class, double.class, attributes);
     longMeasurementRecord = l.virt(longMeasurement, "record", void.class, long.class, attributes);
     doubleMeasurementRecord = l.virt(doubleMeasurement, "record", void.class, double.class, attributes);

@@ -167,7 +167,32 @@ final class BridgedMeter implements Meter {
 
     @Override
     public DoubleCounter build() {
-      return NOOP.counterBuilder(name).ofDoubles().build(); // Tollgate makes none
+      Object counter = make(() -> api.doubleCounterBuild.invoke(api.doubleCounterUnit.invoke(
+          api.doubleCounterDescription.invoke(api.longCounterOfDoubles.invoke(
+              api.counterBuilder.invoke(app, name)), description), unit)));
+      if (counter == null) {
+        return NOOP.counterBuilder(name).ofDoubles().build();
+      }
+      return new DoubleCounter() {
+        @Override
+        public void add(double value) {
+          add(value, Attributes.empty());
+        }
+
+        @Override
+        public void add(double value, Attributes attributes) {
+          try {
+            api.doubleCounterAdd.invoke(counter, value, api.attributes(attributes));
+          } catch (Throwable dropped) {
+            // the point is lost, the call goes on
+          }
+        }
+
+        @Override
+        public void add(double value, Attributes attributes, Context context) {
+          add(value, attributes);
+        }
+      };
     }
 
     @Override

@@ -261,6 +261,8 @@ class TelemetryAgentIT {
         Map.entry("tollgate.mode", "enforce"),
         Map.entry("tollgate.tokens.reserved", reserved),
         Map.entry("tollgate.tokens.settled", "32"),
+        // gpt-4o at the bundled 2.50 and 10.00 USD per million: 12 × 2.5 + 20 × 10 µUSD
+        Map.entry("tollgate.cost", "2.3E-4"),
         Map.entry("tollgate.attempt", "1"),
         Map.entry("tollgate.degraded", "false")));
     assertThat(attributes(attempt)).containsExactlyInAnyOrderEntriesOf(Map.of(
@@ -274,7 +276,7 @@ class TelemetryAgentIT {
 
     awaitMetrics();
     for (String name : List.of("tollgate.decisions", "tollgate.limiter.duration",
-        "tollgate.tokens.reserved", "tollgate.tokens.used", "tollgate.breaker.state")) {
+        "tollgate.tokens.reserved", "tollgate.tokens.used", "tollgate.breaker.state", "tollgate.cost")) {
       assertThat(receiver.servicesOf(name)).as("%s in %s", name, run).containsOnly("traced-app-sdk");
     }
     assertThat(points(last("tollgate.decisions"))).containsExactly(
@@ -285,6 +287,8 @@ class TelemetryAgentIT {
         "gen_ai.token.type=input,tollgate.provider=openai -> 12",
         "gen_ai.token.type=output,tollgate.provider=openai -> 20");
     assertThat(points(last("tollgate.breaker.state"))).containsExactly("tollgate.provider=openai -> 0");
+    assertThat(points(last("tollgate.cost")))
+        .containsExactly("tollgate.model=gpt-4o,tollgate.provider=openai -> 2.3E-4");
     assertThat(points(last("tollgate.limiter.duration")))
         .containsExactly("tollgate.degraded=false,tollgate.provider=openai -> count 1");
     assertThat(last("tollgate.limiter.duration").getUnit()).isEqualTo("s");
@@ -320,6 +324,7 @@ class TelemetryAgentIT {
     return kv.getValue().hasStringValue() ? kv.getValue().getStringValue()
         : kv.getValue().hasIntValue() ? Long.toString(kv.getValue().getIntValue())
         : kv.getValue().hasBoolValue() ? Boolean.toString(kv.getValue().getBoolValue())
+        : kv.getValue().hasDoubleValue() ? Double.toString(kv.getValue().getDoubleValue())
         : kv.getValue().toString();
   }
 
@@ -346,7 +351,7 @@ class TelemetryAgentIT {
     // each instrument starts exporting with the first collection after it records, so one export
     // may carry some of them and the next the rest (the breaker gauge, say)
     List<String> expected = List.of("tollgate.decisions", "tollgate.limiter.duration",
-        "tollgate.tokens.reserved", "tollgate.tokens.used", "tollgate.breaker.state");
+        "tollgate.tokens.reserved", "tollgate.tokens.used", "tollgate.breaker.state", "tollgate.cost");
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (System.nanoTime() < deadline && !receiver.metrics().stream().map(Metric::getName)
         .collect(java.util.stream.Collectors.toSet()).containsAll(expected)) {
