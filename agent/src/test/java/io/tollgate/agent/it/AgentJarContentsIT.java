@@ -98,6 +98,7 @@ class AgentJarContentsIT {
       assertThat(attributes.getValue("Premain-Class")).isEqualTo("io.tollgate.agent.TollgateAgent");
       assertThat(attributes.getValue("Agent-Class")).isEqualTo("io.tollgate.agent.TollgateAgent");
       assertThat(attributes.getValue("Can-Retransform-Classes")).isEqualTo("true");
+      assertThat(attributes.getValue("Implementation-Version")).isEqualTo(ForkedApp.agentVersion());
       assertThat(jar.getEntry("okhttp3/Interceptor.class")).as("OkHttp is the app's").isNull();
     }
   }
