@@ -20,7 +20,8 @@ cat "$root/bench/anchor/Tollgate.java.part" >> "$limiters.new"
 mv "$limiters.new" "$limiters"
 grep -q "bench/anchor/run.sh puts it in place" "$limiters" \
   || { echo "could not put Tollgate's class in place in $limiters" >&2; exit 1; }
-(cd "$root" && mvn -q -B -ntp -Dmaven.repo.local="$repo" install -DskipTests -pl core -am)
+# as the version the harness's pom names, whatever .mvn/maven.config says
+(cd "$root" && mvn -q -B -ntp -Dmaven.repo.local="$repo" -Drevision=0.1.0-SNAPSHOT install -DskipTests -pl core -am)
 cd "$work/anchor-bench"
 export MAVEN_OPTS="${MAVEN_OPTS:-} -Dmaven.repo.local=$repo"
 ./run.sh "$@"

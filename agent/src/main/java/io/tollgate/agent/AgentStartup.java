@@ -144,7 +144,8 @@ final class AgentStartup {
             + ", providers " + config.providers().keySet()
             + ", limiter " + (config.redis().isPresent() ? "redis" : "in-memory")
             + ", instrumented " + InstrumentationModules.names()
-            + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : ""));
+            + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : "")
+            + ", version " + version());
         // after the start-up line: a waiting call's own output comes after it
         AgentGates.install(gate);
       } catch (RuntimeException | LinkageError e) {
@@ -174,6 +175,15 @@ final class AgentStartup {
       installer.remove();
       failed();
     }
+  }
+
+  /**
+   * The agent jar's version: the Implementation-Version of its manifest, which the package of the
+   * jar's classes carries; "unknown" when the agent runs from compiled classes, without a jar.
+   */
+  private static String version() {
+    String version = TollgateAgent.class.getPackage().getImplementationVersion();
+    return version != null ? version : "unknown";
   }
 
   /** Where the start's time went, for {@code -Dtollgate.debug=true}. */

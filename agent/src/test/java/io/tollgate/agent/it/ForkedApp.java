@@ -90,6 +90,13 @@ final class ForkedApp {
     return jar;
   }
 
+  /** The version the agent jar was built as, which its manifest and its start-up line name. */
+  static String agentVersion() {
+    String version = System.getProperty("tollgate.version");
+    assertThat(version).as("-Dtollgate.version, set by agent/pom.xml").isNotBlank();
+    return version;
+  }
+
   ForkedApp withAgent(String agentArguments) {
     jvmOptions.add("-javaagent:" + agentJar().toAbsolutePath()
         + (agentArguments == null ? "" : "=" + agentArguments));

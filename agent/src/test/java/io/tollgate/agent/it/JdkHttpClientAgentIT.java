@@ -54,7 +54,8 @@ class JdkHttpClientAgentIT {
         .run();
 
     assertThat(run.completed()).as(run.toString()).isTrue();
-    assertThat(run.stderr()).singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.stderr()).singleElement().asString().startsWith("[tollgate] on:")
+        .endsWith(", version " + ForkedApp.agentVersion());
     assertThat(run.calls()).extracting(AppCall::mode, AppCall::status).containsExactly(
         tuple("send", 200), tuple("send", 429), tuple("stream", 429), tuple("async", 429),
         tuple("lines", 429));

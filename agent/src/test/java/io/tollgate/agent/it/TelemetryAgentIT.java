@@ -74,7 +74,7 @@ class TelemetryAgentIT {
     assertThat(run.completed()).as(run.toString()).isTrue();
     assertThat(run.stdout()).as(run.toString()).contains("status 200");
     assertThat(run.tollgateLines()).as(run.toString()).singleElement().asString()
-        .startsWith("[tollgate] on:").endsWith(", telemetry otlp");
+        .startsWith("[tollgate] on:").endsWith(", telemetry otlp, version " + ForkedApp.agentVersion());
     String[] app = line(run, "app-span ").split(" ");
     String appTrace = app[1];
     String appSpan = app[2];
@@ -130,7 +130,7 @@ class TelemetryAgentIT {
         run.tollgateLines().get(0),
         "[tollgate] telemetry: recording into the app's GlobalOpenTelemetry;"
             + " export: otlp starts no SDK of its own");
-    assertThat(run.tollgateLines().get(0)).startsWith("[tollgate] on:").endsWith(", telemetry otlp");
+    assertThat(run.tollgateLines().get(0)).startsWith("[tollgate] on:").endsWith(", telemetry otlp, version " + ForkedApp.agentVersion());
     assertRecordedThroughTheAppsSdk(run);
   }
 

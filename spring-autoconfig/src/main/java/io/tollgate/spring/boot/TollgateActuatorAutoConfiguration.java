@@ -4,9 +4,11 @@ import io.tollgate.gate.Gate;
 import io.tollgate.redis.RedisConnection;
 import io.tollgate.spring.boot.actuate.TollgateEndpoint;
 import io.tollgate.spring.boot.actuate.TollgateHealth;
+import io.tollgate.spring.boot.actuate.TollgateInfoContributor;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -16,8 +18,10 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Actuator support, when the app has the actuator: the {@code tollgate} health indicator (Redis
- * reachable, open breakers) and the {@code /actuator/tollgate} endpoint. Boot 4.0 moved the health
- * types to spring-boot-health, so each line has its own nested configuration, chosen by class name.
+ * reachable, open breakers), the {@code /actuator/tollgate} endpoint and Tollgate's entry in
+ * {@code /actuator/info} (its version; off with {@code management.info.tollgate.enabled=false}).
+ * Boot 4.0 moved the health types to spring-boot-health, so each line has its own nested
+ * configuration, chosen by class name; the info types are where they were.
  */
 @AutoConfiguration(after = TollgateAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
@@ -29,6 +33,13 @@ public class TollgateActuatorAutoConfiguration {
   @ConditionalOnAvailableEndpoint(endpoint = TollgateEndpoint.class)
   public TollgateEndpoint tollgateEndpoint(Gate gate) {
     return new TollgateEndpoint(gate);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnEnabledInfoContributor("tollgate")
+  public TollgateInfoContributor tollgateInfoContributor(Gate gate) {
+    return new TollgateInfoContributor(gate);
   }
 
   @Bean

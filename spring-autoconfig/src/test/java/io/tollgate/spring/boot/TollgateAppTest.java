@@ -62,7 +62,7 @@ import org.springframework.web.reactive.function.client.WebClient;
     "tollgate.providers.backup.model-map.gpt-4o=gpt-4o-mini",
     "tollgate.tenants.header=X-Tenant-Id",
     "tollgate.tenants.limits.requests-per-hour=3",
-    "management.endpoints.web.exposure.include=health,tollgate",
+    "management.endpoints.web.exposure.include=health,tollgate,info",
     "management.endpoint.health.show-details=always"})
 class TollgateAppTest {
 
@@ -286,6 +286,14 @@ class TollgateAppTest {
     // the query gave back what it reserved
     assertThat(JSON.readTree(get("/actuator/tollgate/acme").body()).at("/inbound/remainingRequests").asLong())
         .isEqualTo(1);
+  }
+
+  @Test
+  void actuatorInfoNamesTheVersionTheAppRuns() throws Exception {
+    JsonNode info = JSON.readTree(get("/actuator/info").body());
+
+    assertThat(info.get("tollgate")).isEqualTo(JSON.readTree("""
+        {"version":"%s","mode":"enforce","limiter":"redis"}""".formatted(System.getProperty("tollgate.version"))));
   }
 
   private HttpResponse<String> inbound(String tenant) throws Exception {
