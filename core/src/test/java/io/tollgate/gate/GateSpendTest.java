@@ -140,7 +140,7 @@ class GateSpendTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"memory", "redis"})
+  @ValueSource(strings = {"memory", "redis", "cluster"})
   void aCallSettlesAtItsRealCostNotItsEstimate(String backend) throws Exception {
     // asks for 50 output tokens (estimated 1,000 µUSD), uses 5 (100 µUSD)
     try (Gate gate = gate(backend, "requests-per-minute: 1000", "usd-per-day: 0.00115")) {
@@ -161,7 +161,7 @@ class GateSpendTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"memory", "redis"})
+  @ValueSource(strings = {"memory", "redis", "cluster"})
   void cachedInputIsSettledAtItsOwnPrice(String backend) throws Exception {
     // 100 prompt tokens of which 40 from the cache, 5 output: 60 × 10 + 40 × 2 + 5 × 20 = 780 µUSD
     provider.usage(100, 5).cachedTokens(40);

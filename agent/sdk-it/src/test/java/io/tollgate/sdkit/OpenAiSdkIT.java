@@ -17,8 +17,10 @@ class OpenAiSdkIT extends SdkAgentContract {
 
   @Test
   void aSpentBudgetReachesTheAppAsTheSdksInsufficientQuotaError() throws Exception {
-    // gpt-4o at 1 USD per million output tokens, input free: a call is reserved at 300 µUSD (its
-    // max_completion_tokens) and settled at 20 (the mock's usage); 330 hold two calls, not three
+    // gpt-4o at 1 USD per million output tokens, input free; the mock answers with all 300 output
+    // tokens the app allows, so a call costs exactly its estimate, 300 µUSD, whenever its settle
+    // lands: 700 hold two calls, not three
+    primary.usage(PROMPT_TOKENS, 300);
     Path config = Files.writeString(dir.resolve("tollgate.yaml"), """
         tollgate:
           redis:
@@ -30,15 +32,16 @@ class OpenAiSdkIT extends SdkAgentContract {
             primary:
               base-url: %s
               limits:
-                usd-per-day: 0.00033
+                usd-per-day: 0.0007
         """.formatted(redis.uri(), primary.baseUrl()));
 
     Run run = app(config, primary).run("chat", "chat", "chat");
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
+    String ok = " chat ok model=" + model() + " usage=" + PROMPT_TOKENS + "/300 text=" + PRIMARY_TEXT;
     assertThat(run.steps()).as(run.toString()).containsExactly(
-        okLine(1, "chat", model(), PRIMARY_TEXT),
-        okLine(2, "chat", model(), PRIMARY_TEXT),
+        "step 1" + ok,
+        "step 2" + ok,
         "step 3 chat error status=429 type=RateLimitException"
             + " detail=insufficient_quota/insufficient_quota");
     assertThat(primary.requests()).hasSize(2);
