@@ -57,4 +57,21 @@ class InMemorySweepTest {
 
     assertThat(limiter.reserve(spent, ONE_A_SECOND, 1, 0).allowed()).isFalse();
   }
+
+  @Test
+  void aSubjectIsKeptWhileAnyOfItsGroupsIsNotFull() {
+    Subject provider = Subject.of("provider", "openai");
+    Limits daily = Limits.of(Limit.requests(1, Duration.ofDays(1))).inGroup("ma");
+    Limits perSecond = Limits.of(Limit.requests(10, Duration.ofSeconds(1))).inGroup("mb");
+    limiter.settle(limiter.reserve(provider, daily, 1, 0).reservation().orElseThrow(), 0);
+    // a later step on a group that is full again within a second must not shorten the subject's life
+    limiter.settle(limiter.reserve(provider, perSecond, 1, 0).reservation().orElseThrow(), 0);
+    clock.advance(Duration.ofSeconds(5));
+
+    for (int i = 0; i < 100; i++) {
+      limiter.reserve(Subject.of("tenant", "other-" + i), ONE_A_SECOND, 1, 0);
+    }
+
+    assertThat(limiter.reserve(provider, daily, 1, 0).allowed()).isFalse();
+  }
 }
