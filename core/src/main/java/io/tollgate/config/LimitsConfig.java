@@ -4,6 +4,8 @@ import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
+import io.tollgate.llm.Prices;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -213,7 +215,7 @@ public final class LimitsConfig {
   public String toString() {
     StringJoiner text = new StringJoiner(", ", "{", "}");
     values.forEach((key, value) -> text.add(key.key + "=" + (key.dimension == Dimension.SPEND
-        ? java.math.BigDecimal.valueOf(value, 6).stripTrailingZeros().toPlainString() : value)));
+        ? Prices.toDollars(value).toPlainString() : value)));
     if (algorithm != null) {
       text.add("algorithm=" + Values.name(algorithm));
     }
@@ -263,14 +265,23 @@ public final class LimitsConfig {
       return limit(LimitKey.TOKENS_PER_DAY, capacity);
     }
 
-    /** {@code usd-per-day} in micro-dollars (1 USD = 1,000,000). */
-    public Builder usdPerDayMicros(long microUsd) {
-      return limit(LimitKey.USD_PER_DAY, microUsd);
+    /** {@code usd-per-day} in dollars, at most six decimals. */
+    public Builder usdPerDay(BigDecimal usd) {
+      return limit(LimitKey.USD_PER_DAY, microUsd(LimitKey.USD_PER_DAY, usd));
     }
 
-    /** {@code usd-per-month} in micro-dollars (1 USD = 1,000,000). */
-    public Builder usdPerMonthMicros(long microUsd) {
-      return limit(LimitKey.USD_PER_MONTH, microUsd);
+    /** {@code usd-per-month} in dollars, at most six decimals. */
+    public Builder usdPerMonth(BigDecimal usd) {
+      return limit(LimitKey.USD_PER_MONTH, microUsd(LimitKey.USD_PER_MONTH, usd));
+    }
+
+    private static long microUsd(LimitKey key, BigDecimal usd) {
+      try {
+        return Prices.toMicroUsd(usd);
+      } catch (ArithmeticException e) {
+        throw new ConfigException(key.key, "may have at most 6 decimals (a micro-dollar), was "
+            + usd.toPlainString());
+      }
     }
 
     public Builder algorithm(Algorithm algorithm) {

@@ -1,5 +1,7 @@
 package io.tollgate.config;
 
+import io.tollgate.llm.Prices;
+import java.math.BigDecimal;
 import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.regex.Pattern;
@@ -52,7 +54,7 @@ final class Values {
       throw new IllegalArgumentException("must be an amount in US dollars such as 5.00");
     }
     try {
-      return new java.math.BigDecimal(text).movePointRight(6).longValueExact();
+      return Prices.toMicroUsd(new BigDecimal(text));
     } catch (ArithmeticException e) {
       throw new IllegalArgumentException(text.length() > 20
           ? "is too large an amount" : "may have at most 6 decimals (a micro-dollar)");

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -69,11 +70,19 @@ final class InMemoryRateLimiter implements RateLimiter {
       return Outcomes.neverFitsDecision(limits, false);
     }
     sweepAFew();
+    return onLiveCell(subject, cell -> reserve(cell, subject, limits, requests, tokens, spend));
+  }
+
+  /**
+   * Runs {@code step} holding {@code subject}'s cell, made if absent; a cell the sweep dropped
+   * meanwhile must not be charged, so its caller takes the new one.
+   */
+  private <T> T onLiveCell(Subject subject, Function<Cell, T> step) {
     while (true) {
       Cell cell = cells.computeIfAbsent(subject, s -> new Cell());
       synchronized (cell) {
         if (!cell.dropped) {
-          return reserve(cell, subject, limits, requests, tokens, spend);
+          return step.apply(cell);
         }
       }
     }
@@ -96,17 +105,12 @@ final class InMemoryRateLimiter implements RateLimiter {
 
   @Override
   public void lowerRoom(Subject subject, Limits limits, long requestsRoom, long tokensRoom) {
-    while (true) {
-      Cell cell = cells.computeIfAbsent(subject, s -> new Cell());
-      synchronized (cell) {
-        if (!cell.dropped) {
-          long now = clock.nowMicros();
-          cell.keepUntil(LimiterStep.lower(cell.state, limits, requestsRoom, tokensRoom, now),
-              limits, now);
-          return;
-        }
-      }
-    }
+    onLiveCell(subject, cell -> {
+      long now = clock.nowMicros();
+      cell.keepUntil(LimiterStep.lower(cell.state, limits, requestsRoom, tokensRoom, now),
+          limits, now);
+      return null;
+    });
   }
 
   @Override

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -63,6 +64,20 @@ public final class Prices {
       longestFirst.add(Optional.of(byName.get(name)));
     }
     this.found = List.copyOf(longestFirst);
+  }
+
+  /**
+   * Dollars as whole micro-dollars, exactly.
+   *
+   * @throws ArithmeticException when {@code usd} is finer than a micro-dollar or beyond a long
+   */
+  public static long toMicroUsd(BigDecimal usd) {
+    return usd.movePointRight(6).longValueExact();
+  }
+
+  /** Micro-dollars as dollars, without trailing zeros ({@code 0.0012}). */
+  public static BigDecimal toDollars(long microUsd) {
+    return BigDecimal.valueOf(microUsd, 6).stripTrailingZeros();
   }
 
   /** The table bundled with Tollgate, read once. */

@@ -133,7 +133,8 @@ public final class Call<R> {
 
   /** Decides and reports, but always sends the app's own request and never blocks it. */
   private Step<R> shadow() {
-    JointDecision decision = reserve(addressed.name(), llm.modelOrDeployment());
+    JointDecision decision = reserve(addressed.name(), llm.modelOrDeployment(),
+        parts.pricing.estimate(llm.modelOrDeployment(), llm.estimate()));
     current = new Attempt(addressed.name(), decision, null, System.nanoTime(),
         llm.modelOrDeployment());
     attempts = 1;
@@ -180,13 +181,14 @@ public final class Call<R> {
         trace.skipped(name, "rewrite_failed", null);
         continue;
       }
-      JointDecision decision = reserve(name, model);
+      long spend = parts.pricing.estimate(model, llm.estimate());
+      JointDecision decision = reserve(name, model, spend);
       accountRatio(name, decision).ifPresent(ratio ->
           parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
       if (!decision.allowed()) {
         breaker.releasePermission();
         lastDenial = decision;
-        lastDenialSpend = parts.pricing.estimate(model, llm.estimate());
+        lastDenialSpend = spend;
         if (!decision.retryAfter().isZero()) {
           hint(decision.retryAfter());
         }
@@ -370,12 +372,11 @@ public final class Call<R> {
   }
 
   /**
-   * Reserves one request and the estimate on every limit a call to {@code provider} sending
-   * {@code model} is charged to.
+   * Reserves one request, the estimate and {@code spend} (its price) on every limit a call to
+   * {@code provider} sending {@code model} is charged to.
    */
-  private JointDecision reserve(String provider, Optional<String> model) {
+  private JointDecision reserve(String provider, Optional<String> model, long spend) {
     List<Charge> charges = parts.charges(provider, model, tenant);
-    long spend = parts.pricing.estimate(model, llm.estimate());
     long start = System.nanoTime();
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate(), spend);
     trace.limiterDecided(provider, decision, charges, estimate(), spend, System.nanoTime() - start);

@@ -63,7 +63,7 @@ final class Pricing {
     if (name.isEmpty()) {
       return Optional.empty();
     }
-    Price price = table().of(model.get()).orElseThrow();
+    Price price = table().models().get(name.get());
     return Optional.of(new Cost(name.get(), Prices.microUsd(price, usage)));
   }
 

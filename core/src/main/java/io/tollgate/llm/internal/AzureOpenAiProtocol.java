@@ -31,9 +31,8 @@ public final class AzureOpenAiProtocol extends BaseProtocol {
     if (notice.limitedBy() == Dimension.SPEND) {
       // Azure has no spend error of its own: OpenAI's, which its SDKs read alike
       headers.add(SyntheticBodies.MARKER, "budget-spent");
-      return SyntheticResponse.of(429, headers.build(), OpenAiProtocol.insufficientQuota(
-          "You exceeded your current quota: " + SyntheticBodies.budgetSpent(notice, clock.instant())
-              + " (Tollgate)"));
+      return SyntheticResponse.of(429, headers.build(),
+          OpenAiProtocol.insufficientQuota(notice, clock.instant()));
     }
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String figures = SyntheticBodies.figures(notice);

@@ -8,6 +8,7 @@ import io.tollgate.llm.RateLimitNotice;
 import io.tollgate.llm.SyntheticResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -33,9 +34,7 @@ public final class OpenAiProtocol extends BaseProtocol {
     rateLimitHeaders(headers, notice, d -> Durations.formatGo(d));
     if (notice.limitedBy() == Dimension.SPEND) {
       headers.add(SyntheticBodies.MARKER, "budget-spent");
-      return SyntheticResponse.of(429, headers.build(), insufficientQuota(
-          "You exceeded your current quota: " + SyntheticBodies.budgetSpent(notice, clock.instant())
-              + " (Tollgate)"));
+      return SyntheticResponse.of(429, headers.build(), insufficientQuota(notice, clock.instant()));
     }
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String message = message(notice);
@@ -52,8 +51,10 @@ public final class OpenAiProtocol extends BaseProtocol {
     return SyntheticResponse.of(429, headers.build(), body);
   }
 
-  /** OpenAI's body for a spent quota: type and code {@code insufficient_quota}. */
-  static byte[] insufficientQuota(String message) {
+  /** OpenAI's body for a spent budget: type and code {@code insufficient_quota}. */
+  static byte[] insufficientQuota(RateLimitNotice notice, Instant now) {
+    String message = "You exceeded your current quota: " + SyntheticBodies.budgetSpent(notice, now)
+        + " (Tollgate)";
     return SyntheticBodies.json(g -> {
       g.writeStartObject();
       g.writeObjectFieldStart("error");

@@ -4,6 +4,7 @@ import io.tollgate.llm.Headers;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.tollgate.limiter.Dimension;
+import io.tollgate.llm.Prices;
 import io.tollgate.llm.Quota;
 import io.tollgate.llm.RateLimitNotice;
 import java.io.ByteArrayOutputStream;
@@ -108,7 +109,7 @@ final class SyntheticBodies {
 
   /** Micro-dollars as dollars: {@code 0.0012 USD}. */
   static String usd(long microUsd) {
-    return java.math.BigDecimal.valueOf(microUsd, 6).stripTrailingZeros().toPlainString() + " USD";
+    return Prices.toDollars(microUsd).toPlainString() + " USD";
   }
 
   static String forModel(RateLimitNotice notice) {

@@ -11,7 +11,6 @@ import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TokensConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.llm.Price;
-import java.math.BigDecimal;
 import java.util.function.Supplier;
 
 /**
@@ -131,10 +130,10 @@ final class TollgateConfigMapper {
       b.tokensPerDay(p.getTokensPerDay());
     }
     if (p.getUsdPerDay() != null) {
-      b.usdPerDayMicros(microUsd("usd-per-day", p.getUsdPerDay()));
+      b.usdPerDay(p.getUsdPerDay());
     }
     if (p.getUsdPerMonth() != null) {
-      b.usdPerMonthMicros(microUsd("usd-per-month", p.getUsdPerMonth()));
+      b.usdPerMonth(p.getUsdPerMonth());
     }
     if (p.getAlgorithm() != null) {
       b.algorithm(p.getAlgorithm());
@@ -145,17 +144,6 @@ final class TollgateConfigMapper {
           .size(leases.getSize()).ttl(leases.getTtl()).build()));
     }
     return b.build();
-  }
-
-  /** Dollars as micro-dollars, exactly: at most six decimals. */
-  private static long microUsd(String key, BigDecimal usd) {
-    try {
-      return usd.movePointRight(6).longValueExact();
-    } catch (ArithmeticException e) {
-      // the problem in full: the cause would be taken for the root of it
-      throw new ConfigException(key, "may have at most 6 decimals (a micro-dollar), was "
-          + usd.toPlainString());
-    }
   }
 
   private static Price price(String key, TollgateProperties.Price p) {

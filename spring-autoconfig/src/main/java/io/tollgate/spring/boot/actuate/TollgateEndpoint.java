@@ -10,6 +10,7 @@ import io.tollgate.limiter.LimitState;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Outcome;
 import io.tollgate.limiter.Subject;
+import io.tollgate.llm.Prices;
 import io.tollgate.router.HealthScore;
 import io.tollgate.router.ProviderBreaker;
 import io.tollgate.servlet.TollgateFilter;
@@ -138,7 +139,7 @@ public class TollgateEndpoint {
   }
 
   private static BigDecimal usd(long microUsd) {
-    return BigDecimal.valueOf(microUsd, 6).stripTrailingZeros();
+    return Prices.toDollars(microUsd);
   }
 
   private static Map<String, Object> limits(LimitsConfig limits) {
