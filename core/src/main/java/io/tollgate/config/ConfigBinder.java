@@ -62,6 +62,7 @@ final class ConfigBinder {
       s.apply(() -> b.price(model, price));
     });
     b.telemetry(telemetry(s.section("telemetry")));
+    b.status(status(s.section("status")));
     s.finish();
     return s.build(b::build);
   }
@@ -171,6 +172,16 @@ final class ConfigBinder {
     s.bind("export", text -> Values.oneOf(TelemetryExport.class, text), value -> export[0] = value);
     s.finish();
     return s.build(() -> TelemetryConfig.of(export[0]));
+  }
+
+  private static StatusConfig status(Section s) {
+    StatusConfig.Builder b = StatusConfig.builder();
+    s.bind("port", Values::intNumber, b::port);
+    s.bindText("bind", b::bind);
+    s.bindText("token", b::token);
+    s.bindText("path", b::path);
+    s.finish();
+    return s.build(b::build);
   }
 
   private static TokensConfig tokens(Section s) {

@@ -46,6 +46,7 @@ public final class TollgateConfig {
   private final BreakerConfig breaker;
   private final TokensConfig tokens;
   private final TelemetryConfig telemetry;
+  private final StatusConfig status;
   private final List<String> credentialHeaders;
   private final Map<String, Price> prices;
 
@@ -60,6 +61,7 @@ public final class TollgateConfig {
     this.breaker = builder.breaker;
     this.tokens = builder.tokens;
     this.telemetry = builder.telemetry;
+    this.status = builder.status;
     this.credentialHeaders = List.copyOf(builder.credentialHeaders);
     this.prices = Collections.unmodifiableMap(new LinkedHashMap<>(builder.prices));
   }
@@ -139,6 +141,11 @@ public final class TollgateConfig {
     return tokens;
   }
 
+  /** {@code status}: where the status page is served; nowhere by default. */
+  public StatusConfig status() {
+    return status;
+  }
+
   /** {@code telemetry}: whether the agent exports spans and metrics itself; defaults when not set. */
   public TelemetryConfig telemetry() {
     return telemetry;
@@ -181,6 +188,7 @@ public final class TollgateConfig {
         && breaker.equals(other.breaker)
         && tokens.equals(other.tokens)
         && telemetry.equals(other.telemetry)
+        && status.equals(other.status)
         && credentialHeaders.equals(other.credentialHeaders)
         && prices.equals(other.prices);
   }
@@ -188,7 +196,7 @@ public final class TollgateConfig {
   @Override
   public int hashCode() {
     return Objects.hash(mode, onLimit, maxWait, strict, redis, providers, tenants, breaker, tokens,
-        telemetry, credentialHeaders, prices);
+        telemetry, status, credentialHeaders, prices);
   }
 
   /** Every setting, API keys and Redis passwords masked: safe to log at start-up. */
@@ -205,6 +213,7 @@ public final class TollgateConfig {
         + ", breaker=" + breaker
         + ", tokens=" + tokens
         + (telemetry.equals(TelemetryConfig.ofDefaults()) ? "" : ", telemetry=" + telemetry)
+        + (status.equals(StatusConfig.ofDefaults()) ? "" : ", status=" + status)
         + (prices.isEmpty() ? "" : ", prices=" + prices) + "}";
   }
 
@@ -223,6 +232,7 @@ public final class TollgateConfig {
     private BreakerConfig breaker = BreakerConfig.ofDefaults();
     private TokensConfig tokens = TokensConfig.ofDefaults();
     private TelemetryConfig telemetry = TelemetryConfig.ofDefaults();
+    private StatusConfig status = StatusConfig.ofDefaults();
     private final List<String> credentialHeaders = new ArrayList<>();
     private final Map<String, Price> prices = new LinkedHashMap<>();
 
@@ -288,6 +298,11 @@ public final class TollgateConfig {
 
     public Builder tokens(TokensConfig tokens) {
       this.tokens = Objects.requireNonNull(tokens, "tokens");
+      return this;
+    }
+
+    public Builder status(StatusConfig status) {
+      this.status = Objects.requireNonNull(status, "status");
       return this;
     }
 

@@ -7,12 +7,14 @@ import io.tollgate.config.RedisConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.internal.AdmissionFailure;
 import io.tollgate.gate.internal.Call;
+import io.tollgate.gate.internal.FleetBeacon;
 import io.tollgate.gate.internal.GateParts;
 import io.tollgate.gate.internal.InboundGate;
 import io.tollgate.gate.internal.ResponseView;
 import io.tollgate.gate.internal.Step;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.context.Scope;
+import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.llm.Headers;
@@ -43,6 +45,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -79,8 +82,10 @@ public final class Gate implements AutoCloseable {
   /** Null without {@code tollgate.tenants}: inbound requests are charged to tenants. */
   private final InboundGate inbound;
   private final List<AutoCloseable> owned;
+  private final Fleet fleet;
 
-  private Gate(GateParts parts, List<AutoCloseable> owned) {
+  private Gate(GateParts parts, Fleet fleet, List<AutoCloseable> owned) {
+    this.fleet = fleet;
     this.admissionFailure = new AdmissionFailure(parts);
     this.parts = parts;
     this.inbound = parts.config().tenants().map(tenants -> new InboundGate(parts, tenants)).orElse(null);
@@ -469,6 +474,24 @@ public final class Gate implements AutoCloseable {
     return parts.breakers();
   }
 
+  /** What this gate has seen lately: for the status page. */
+  public Activity activity() {
+    return parts.activity();
+  }
+
+  /**
+   * What a call to {@code provider} that sends {@code model} is charged on the provider's account
+   * (its limits and the model's); empty when such a call is not charged there. For the status page.
+   */
+  public Optional<Charge> accountCharge(String provider, Optional<String> model) {
+    return parts.accountCharge(provider, model);
+  }
+
+  /** The instances sharing this gate's Redis (this one alone without Redis): for the status page. */
+  public Fleet fleet() {
+    return fleet;
+  }
+
   /** The health of this gate's providers. */
   public HealthBoard health() {
     return parts.health();
@@ -498,6 +521,7 @@ public final class Gate implements AutoCloseable {
     private ProviderBreakers breakers;
     private Clock clock = Clock.systemUTC();
     private Telemetry telemetry = Telemetry.global();
+    private String frontEnd = "library";
 
     private Builder(TollgateConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -534,6 +558,15 @@ public final class Gate implements AutoCloseable {
       return telemetry(Telemetry.of(openTelemetry));
     }
 
+    /**
+     * What runs this gate, as the fleet's heartbeats show it: {@code agent}, {@code starter},
+     * {@code filter}; {@code library} by default.
+     */
+    public Builder frontEnd(String frontEnd) {
+      this.frontEnd = Objects.requireNonNull(frontEnd, "frontEnd");
+      return this;
+    }
+
     public Gate build() {
       List<AutoCloseable> owned = new ArrayList<>();
       // a connection of the gate's own only for the parts it makes itself
@@ -564,8 +597,13 @@ public final class Gate implements AutoCloseable {
       if (usedLimiter instanceof LimiterHealth limiterHealth) {
         owned.add(telemetry.watch(limiterHealth));
       }
+      BooleanSupplier degraded = usedLimiter instanceof LimiterHealth limiterHealth
+          ? limiterHealth::isDegraded : () -> false;
+      FleetBeacon fleet = new FleetBeacon(redis.orElse(null), frontEnd, TollgateVersion.current(),
+          degraded, clock).start();
+      owned.add(0, fleet);
       return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry),
-          owned);
+          fleet, owned);
     }
 
     private static Set<ProviderApi> apisUsed(TollgateConfig config) {

@@ -1,6 +1,7 @@
 package io.tollgate.telemetry;
 
 import io.tollgate.limiter.Decision;
+import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.LimitState;
 import java.time.Duration;
 
@@ -38,9 +39,12 @@ public final class DeniedLimit {
     if (refusing == null) {
       return scope + ":unknown";
     }
-    return scope + (refusing.limit().group().isEmpty() ? "" : ":model") + ":"
-        + refusing.limit().dimension().label() + "-per-"
-        + (refusing.limit().monthly() ? "month" : window(refusing.limit().window()));
+    return scope + (refusing.limit().group().isEmpty() ? "" : ":model") + ":" + key(refusing.limit());
+  }
+
+  /** The limit's configuration key: {@code tokens-per-minute}, {@code usd-per-month}. */
+  public static String key(Limit limit) {
+    return limit.dimension().label() + "-per-" + (limit.monthly() ? "month" : window(limit.window()));
   }
 
   private static String window(Duration window) {

@@ -3,6 +3,7 @@ package io.tollgate.gate.internal;
 import io.opentelemetry.context.Scope;
 import io.tollgate.config.Mode;
 import io.tollgate.config.ProviderConfig;
+import io.tollgate.gate.Activity;
 import io.tollgate.gate.CallResult;
 import io.tollgate.gate.UsageObserver;
 import io.tollgate.limiter.Charge;
@@ -24,6 +25,8 @@ import io.tollgate.router.RewriteException;
 import io.tollgate.router.RewrittenRequest;
 import io.tollgate.router.StreamedBody;
 import io.tollgate.telemetry.Decisions;
+import io.tollgate.telemetry.DeniedLimit;
+import io.tollgate.telemetry.TollgateAttributes;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -70,6 +73,11 @@ public final class Call<R> {
   private long lastDenialSpend;
   private Duration earliestRetry;
   private IOException lastError;
+  /** What the tenant was last charged on, for the status page; null when it is not limited. */
+  private Charge tenantCharge;
+  /** The limit that refused the call last, for the status page. */
+  private String deniedBy;
+  private boolean degraded;
 
   public Call(GateParts parts, OutboundRequest request, ProviderConfig addressed,
       Optional<String> tenant, boolean replayable, boolean mayPause, ResponseView<R> view) {
@@ -225,22 +233,22 @@ public final class Call<R> {
       return new Step.Wait<>(wait);
     }
     if (heldFailure != null) {
-      trace.finished(Decisions.UPSTREAM_ERROR, heldProvider, false);
+      finish(Decisions.UPSTREAM_ERROR, heldProvider, false);
       return done(new CallResult.Forwarded<>(heldProvider, heldFailure, UsageObserver.none(), attempts));
     }
     if (lastError != null) {
-      trace.failed(lastError);
+      fail(lastError);
       return new Step.Fail<>(lastError);
     }
     LlmProtocol protocol = parts.protocol(addressed);
     if (lastDenial != null) {
       Decision denial = lastDenial.denial().orElseThrow();
-      trace.finished(Decisions.DENIED, addressed.name(), false);
+      finish(Decisions.DENIED, addressed.name(), false);
       return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticRateLimit(
           RateLimitNotice.from(denial, estimate(), lastDenialSpend,
               llm.modelOrDeployment().orElse(null))), attempts));
     }
-    trace.finished(Decisions.UNAVAILABLE, addressed.name(), false);
+    finish(Decisions.UNAVAILABLE, addressed.name(), false);
     return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticUnavailable(
         earliestRetry, "No provider can take this request now; retry later."), attempts));
   }
@@ -255,6 +263,7 @@ public final class Call<R> {
     int status = view.status(response);
     trace.attemptAnswered(status);
     ProviderSignals signals = parts.protocol(target).signals(status, headers);
+    parts.activity.answered(attempt.provider, status, signals.quotas());
     signals.tightestRemainingRatio().ifPresent(ratio ->
         parts.health.health(attempt.provider).recordQuota(QuotaSource.PROVIDER, ratio));
     if (target.learnLimits() && parts.chargesAccount(attempt.provider)
@@ -292,7 +301,7 @@ public final class Call<R> {
     }
     if (candidates.hasNext() && !view.hold(response)) {
       // too large to keep while another provider is tried: this failure is the answer
-      trace.finished(Decisions.UPSTREAM_ERROR, attempt.provider, false);
+      finish(Decisions.UPSTREAM_ERROR, attempt.provider, false);
       return done(new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts));
     }
     heldFailure = response;
@@ -305,9 +314,10 @@ public final class Call<R> {
     Attempt attempt = current;
     current = null;
     trace.attemptFailed(error);
+    parts.activity.unreachable(attempt.provider);
     parts.limiter.releaseAll(attempt.decision);
     if (attempt.breaker == null) {
-      trace.failed(error);
+      fail(error);
       return new Step.Fail<>(error);
     }
     try (var scope = trace.makeCurrent()) {
@@ -342,18 +352,18 @@ public final class Call<R> {
     if (kind != ResponseClass.SUCCESS) {
       // the provider turned the request down: the request counts, its tokens were not used
       parts.limiter.settleAllLater(decision, 0, 0);
-      trace.finished(outcome, attempt.provider, false);
+      finish(outcome, attempt.provider, false);
       return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
     }
     if (decision.reservations().isEmpty() || !decision.allowed()) {
-      trace.finished(outcome, attempt.provider, false);
+      finish(outcome, attempt.provider, false);
       return new CallResult.Forwarded<>(attempt.provider, response, UsageObserver.none(), attempts);
     }
     String contentType = headers.first("content-type").orElse(null);
     UsageObserver usage = UsageObserver.of(
         parts.protocol(parts.provider(attempt.provider)).newUsageTap(contentType, llmAsSent()),
         used -> settle(attempt, used));
-    trace.finished(outcome, attempt.provider, true);
+    finish(outcome, attempt.provider, true);
     return new CallResult.Forwarded<>(attempt.provider, response, usage, attempts);
   }
 
@@ -380,6 +390,15 @@ public final class Call<R> {
     long start = System.nanoTime();
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate(), spend);
     trace.limiterDecided(provider, decision, charges, estimate(), spend, System.nanoTime() - start);
+    degraded |= decision.degraded();
+    Charge last = charges.isEmpty() ? null : charges.get(charges.size() - 1);
+    if (last != null && last.subject().scope().equals(GateParts.TENANT_SCOPE)) {
+      tenantCharge = last;
+    }
+    decision.denial().ifPresent(denial -> {
+      int index = decision.decisions().indexOf(denial);
+      deniedBy = DeniedLimit.name(charges.get(index).subject().scope(), denial, estimate(), spend);
+    });
     return decision;
   }
 
@@ -401,6 +420,26 @@ public final class Call<R> {
     } else {
       CompletableFuture.runAsync(apply);
     }
+  }
+
+  private void finish(String decision, String provider, boolean settlesLater) {
+    trace.finished(decision, provider, settlesLater);
+    report(decision, provider);
+  }
+
+  private void fail(IOException error) {
+    trace.failed(error);
+    report(Decisions.ERROR, addressed.name());
+  }
+
+  /** The decision, for the status page ({@link io.tollgate.gate.Activity}). */
+  private void report(String decision, String provider) {
+    boolean refused = decision.equals(Decisions.DENIED) || decision.equals(Decisions.SHADOW_DENIED);
+    parts.activity.decided(new Activity.DecisionEvent(parts.clock.instant(), decision, "outbound",
+        provider, provider.equals(addressed.name()) ? null : addressed.name(),
+        tenant.map(parts::tenantName).orElse(null), refused ? deniedBy : null, degraded,
+        llm.modelOrDeployment().map(TollgateAttributes::fromOutside).orElse(null)),
+        tenant.map(parts::tenantHash).orElse(null), tenantCharge);
   }
 
   private Step<R> done(CallResult<R> result) {

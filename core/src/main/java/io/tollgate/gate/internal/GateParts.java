@@ -5,6 +5,7 @@ import io.tollgate.config.OnLimit;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.gate.Activity;
 import io.tollgate.limiter.BoundedSubjects;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.RateLimiter;
@@ -49,6 +50,8 @@ public final class GateParts {
   final Clock clock;
   final Telemetry telemetry;
   final Pricing pricing;
+  /** What the status page shows of this gate's calls and requests. */
+  final Activity activity;
   private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
   /** Each provider's account, its limits and its models': its subject hashed once, not on every call. */
   private final Map<String, ProviderCharges> providerCharges = new HashMap<>();
@@ -66,6 +69,8 @@ public final class GateParts {
             .map(id -> tenants.subject(TENANT_SCOPE, id)).collect(Collectors.toSet()))
         .build();
     this.breakers = breakers;
+    this.activity = new Activity(config.providers().keySet(), clock);
+    breakers.onStateTransition(activity::transition);
     this.health = health;
     this.clock = clock;
     this.cooldowns = new Cooldowns(clock);
@@ -133,6 +138,15 @@ public final class GateParts {
     return config.tokens().defaultMaxOutput();
   }
 
+  /**
+   * What a call to {@code provider} sending {@code model} is charged on its account; empty when
+   * nothing: for the status page.
+   */
+  public Optional<Charge> accountCharge(String provider, Optional<String> model) {
+    ProviderCharges charges = providerCharges.get(provider);
+    return charges == null ? Optional.empty() : charges.charge(model);
+  }
+
   /** Whether a call to {@code provider} is charged to its account: then the first of its charges. */
   boolean chargesAccount(String provider) {
     return providerCharges.get(provider).chargesAccount();
@@ -152,6 +166,24 @@ public final class GateParts {
       }
     }
     return charges;
+  }
+
+  public Activity activity() {
+    return activity;
+  }
+
+  /**
+   * What the status page shows of {@code tenant}: the name the operator gave it under {@code
+   * overrides}, else its hash.
+   */
+  String tenantName(String tenant) {
+    if (tenants != null) {
+      String normalized = tenants.normalize(tenant);
+      if (tenants.isKnown(normalized)) {
+        return normalized;
+      }
+    }
+    return tenantHash(tenant);
   }
 
   /** What spans show of {@code tenant}: the hash of its subject, keyed by {@code tenants.hash-key} when set. */

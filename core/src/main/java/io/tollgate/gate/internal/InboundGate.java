@@ -4,11 +4,13 @@ import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.TenantIdRule;
 import io.tollgate.config.TenantsConfig;
+import io.tollgate.gate.Activity;
 import io.tollgate.gate.Admission;
 import io.tollgate.gate.InboundBody;
 import io.tollgate.gate.InboundRequest;
 import io.tollgate.gate.TenantSource;
 import io.tollgate.limiter.BoundedSubjects;
+import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.Limits;
@@ -20,6 +22,8 @@ import io.tollgate.llm.LlmRequest;
 import io.tollgate.llm.RateLimitNotice;
 import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.telemetry.Decisions;
+import io.tollgate.telemetry.DeniedLimit;
+import io.tollgate.telemetry.TollgateAttributes;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.HashMap;
@@ -102,6 +106,8 @@ public final class InboundGate {
     InboundTrace trace = InboundTrace.start(parts.telemetry, mode, tenants, tenant);
     if (limits == null) { // this tenant is not limited: only bound, for its outbound calls
       trace.unlimited();
+      report(mode == Mode.SHADOW ? Decisions.SHADOW_ALLOWED : Decisions.ALLOWED, tenant, null, null,
+          false, null);
       return InboundAdmission.served(tenant, null, trace);
     }
     return limited(request, mode, tenant, limits, trace);
@@ -115,6 +121,7 @@ public final class InboundGate {
   /** A request charged to nobody: refused with {@code answer}, or in shadow mode passed on unbound. */
   private Admission refuseTenant(Mode mode, String decision, SyntheticResponse answer) {
     InboundTrace.refusedTenant(parts.telemetry, mode, decision);
+    report(mode == Mode.SHADOW ? Decisions.SHADOW_DENIED : decision, null, null, null, false, null);
     return mode == Mode.SHADOW ? InboundAdmission.unbound() : InboundAdmission.refused(answer, null, null);
   }
 
@@ -135,6 +142,10 @@ public final class InboundGate {
     long start = System.nanoTime();
     Decision decision = limiter.reserve(subject, limits, 1, tokens, spend);
     trace.decided(decision, tokens, System.nanoTime() - start);
+    report(decisionName(mode, decision.allowed()), tenant, new Charge(subject, limits),
+        decision.allowed() ? null : DeniedLimit.name(InboundRequest.SCOPE, decision, tokens, spend),
+        decision.degraded(), llmRequest == null ? null
+            : llmRequest.modelOrDeployment().map(TollgateAttributes::fromOutside).orElse(null));
     if (!decision.allowed()) {
       if (mode == Mode.ENFORCE) {
         SyntheticResponse refusal = InboundAnswers.refusal(protocol, decision, tokens, spend);
@@ -152,6 +163,21 @@ public final class InboundGate {
     return InboundAdmission.admitted(tenant, decision, headers, trace,
         new InboundAdmission.Settling(limiter, decision.reservation().orElseThrow(), protocol,
             llmRequest, countsTokens || countsSpend, request.bodiless(), readSoFar, parts.pricing));
+  }
+
+  private static String decisionName(Mode mode, boolean allowed) {
+    if (mode == Mode.SHADOW) {
+      return allowed ? Decisions.SHADOW_ALLOWED : Decisions.SHADOW_DENIED;
+    }
+    return allowed ? Decisions.ALLOWED : Decisions.DENIED;
+  }
+
+  /** The decision, for the status page ({@link Activity}); {@code tenant} is normalized, or null. */
+  private void report(String decision, String tenant, Charge charge, String limit, boolean degraded,
+      String model) {
+    parts.activity.decided(new Activity.DecisionEvent(parts.clock.instant(), decision, "inbound",
+        null, null, tenant == null ? null : parts.tenantName(tenant), limit, degraded, model),
+        tenant == null ? null : parts.tenantHash(tenant), charge);
   }
 
   /**
