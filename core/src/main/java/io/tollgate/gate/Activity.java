@@ -30,7 +30,7 @@ public final class Activity {
 
   /** Decisions kept for the page, newest first. */
   public static final int RECENT_DECISIONS = 100;
-  /** Tenants followed at once; the least recently seen makes room for a new one. */
+  /** Tenants followed at once; beyond it the quarter with the fewest calls is forgotten. */
   public static final int MAX_TENANTS = 512;
   /** Breaker transitions kept per provider. */
   public static final int TRANSITIONS_KEPT = 10;
@@ -211,10 +211,24 @@ public final class Activity {
       return log;
     }
     if (tenants.size() >= MAX_TENANTS) {
-      tenants.values().stream().min(Comparator.comparingLong(t -> t.calls.lastSecond()))
-          .ifPresent(quietest -> tenants.values().remove(quietest));
+      makeRoom();
     }
     return tenants.computeIfAbsent(key, k -> new TenantLog(event.tenant()));
+  }
+
+  /**
+   * Drops the quarter of the tenants with the fewest calls (the least recently seen first among
+   * equals) in one pass: a flood of new tenant ids then costs one sort per {@code MAX_TENANTS / 4}
+   * of them, not a scan each.
+   */
+  private synchronized void makeRoom() {
+    if (tenants.size() < MAX_TENANTS) {
+      return;
+    }
+    List<Map.Entry<String, TenantLog>> quietest = new ArrayList<>(tenants.entrySet());
+    quietest.sort(Comparator.<Map.Entry<String, TenantLog>>comparingLong(e -> e.getValue().total)
+        .thenComparingLong(e -> e.getValue().latest));
+    quietest.subList(0, MAX_TENANTS / 4).forEach(e -> tenants.remove(e.getKey(), e.getValue()));
   }
 
   /** Refused by Tollgate: a limit, a missing or unknown tenant, no provider able to take it. */
@@ -256,6 +270,9 @@ public final class Activity {
     final RecentCounts refused = new RecentCounts();
     volatile Charge outbound;
     volatile Charge inbound;
+    /** Calls since it is followed, and the second of the latest: what {@link #makeRoom} sorts by. */
+    volatile long total;
+    volatile long latest;
 
     TenantLog(String name) {
       this.name = name;
@@ -264,6 +281,8 @@ public final class Activity {
     void count(DecisionEvent event, boolean wasRefused, Charge charge) {
       long second = event.at().getEpochSecond();
       calls.add(second);
+      total++; // racy by design: an approximate count is enough to pick whom to forget
+      latest = second;
       if (wasRefused) {
         refused.add(second);
       }

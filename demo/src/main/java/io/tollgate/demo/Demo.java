@@ -59,7 +59,9 @@ public final class Demo {
       Phase.HEALTHY.apply(primary.script(), 0);
       backup.script().always(Fault.latency(Phase.LATENCY));
       Path config = options.workDir().resolve("tollgate.yaml");
-      Files.writeString(config, DemoConfig.yaml(primary, backup), StandardCharsets.UTF_8);
+      int statusPort = StatusWatch.freePort();
+      Files.writeString(config, DemoConfig.yaml(primary, backup, statusPort), StandardCharsets.UTF_8);
+      StatusWatch status = new StatusWatch(statusPort);
       String limiter = options.redisUrl().map(url -> "Redis (" + DemoOptions.REDIS_URL_VARIABLE + "=" + redacted(url) + ")")
           .orElse("in-memory (set " + DemoOptions.REDIS_URL_VARIABLE + "=redis://host:port for Redis)");
       console.println("Tollgate demo: " + options.duration().toSeconds() + " s, " + options.threads()
@@ -67,6 +69,8 @@ public final class Demo {
       console.println("  primary " + DemoConfig.PRIMARY + " at " + primary.baseUrl() + ", backup "
           + DemoConfig.BACKUP + " at " + backup.baseUrl() + "; limiter: " + limiter);
       console.println("  configuration: " + config);
+      console.println("  status page: " + StatusWatch.pageUrl(statusPort)
+          + " (open it in a browser while the demo runs)");
       console.println("  primary's story: " + story(options.duration()));
       console.println("  app: " + String.join(" ", AppProcess.command(options, config, primary.baseUrl())));
       console.println();
@@ -81,7 +85,7 @@ public final class Demo {
         if (agentProblem.isPresent()) {
           return failed(agentProblem.get(), recorder.agentLines());
         }
-        int exit = runPhases(options, app, recorder, primary, backup, console);
+        int exit = runPhases(options, app, recorder, primary, backup, status, console);
         if (exit != 0) {
           return failed("the app ended with status " + exit + "; its last lines: " + recorder.otherLines(),
               recorder.agentLines());
@@ -89,13 +93,14 @@ public final class Demo {
       }
       Summary summary = Summary.of(recorder.calls(), primary.requests(), backup.requests(),
           recorder.breakerEvents(), recorder.coreLog(), recorder.instrumented(), recorder.startEpochMillis(),
-          recorder.doneCalls());
+          recorder.doneCalls()).withChecks(StatusChecks.of(status, recorder.breakerEvents()));
       console.print(SummaryTable.render(summary));
       Path report = options.report();
       if (report.toAbsolutePath().getParent() != null) {
         Files.createDirectories(report.toAbsolutePath().getParent());
       }
-      Files.writeString(report, HtmlReport.render(summary, options.duration(), limiter), StandardCharsets.UTF_8);
+      Files.writeString(report, HtmlReport.render(summary, options.duration(), limiter, status.last()),
+          StandardCharsets.UTF_8);
       console.println("\nReport: " + report.toAbsolutePath());
       return new DemoResult(Optional.of(summary),
           summary.allChecksPassed() ? Optional.empty() : Optional.of("a consistency check failed"),
@@ -105,8 +110,9 @@ public final class Demo {
 
   /** Plays the primary's phases on time and prints progress each second until the app ends. */
   private static int runPhases(DemoOptions options, AppProcess app, Recorder recorder, MockLlmServer primary,
-      MockLlmServer backup, PrintStream console) throws InterruptedException {
-    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      MockLlmServer backup, StatusWatch status, PrintStream console) throws InterruptedException {
+    // two threads: a slow read of the status page must not delay the primary's phases
+    ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, r -> {
       Thread thread = new Thread(r, "demo-phases");
       thread.setDaemon(true);
       return thread;
@@ -114,6 +120,7 @@ public final class Demo {
     try {
       PrimaryLoad load = new PrimaryLoad(primary, options.duration(), recorder.startEpochMillis());
       timer.scheduleAtFixedRate(load, 0, PrimaryLoad.TICK.toMillis(), TimeUnit.MILLISECONDS);
+      timer.scheduleAtFixedRate(status, 500, 500, TimeUnit.MILLISECONDS);
       timer.scheduleAtFixedRate(() -> console.println(Progress.line(recorder, primary, backup, options.duration())),
           1000, 1000, TimeUnit.MILLISECONDS);
       return app.await(options.duration().toMillis() + START_TIMEOUT_MILLIS);

@@ -5,7 +5,7 @@ import io.tollgate.testkit.llm.MockLlmServer;
 /**
  * The {@code tollgate.yaml} the agent runs with: the primary with the backup as its fallback, limits
  * small enough to be reached within the run, and a breaker quick enough to open, probe and close in
- * it. No {@code redis:} section: {@code TOLLGATE_REDIS_URL} adds one.
+ * it; the status page on a port of loopback. No {@code redis:} section: {@code TOLLGATE_REDIS_URL} adds one.
  */
 final class DemoConfig {
 
@@ -22,7 +22,7 @@ final class DemoConfig {
 
   private DemoConfig() {}
 
-  static String yaml(MockLlmServer primary, MockLlmServer backup) {
+  static String yaml(MockLlmServer primary, MockLlmServer backup, int statusPort) {
     return String.join("\n",
         "# Written by the demo (io.tollgate.demo.Demo) for this run.",
         "tollgate:",
@@ -50,6 +50,9 @@ final class DemoConfig {
         "    open-for: 3s",
         "  tokens:",
         "    default-max-output: " + DEFAULT_MAX_OUTPUT,
+        "  status:",
+        "    port: " + statusPort,
+        "    bind: 127.0.0.1",
         "");
   }
 }

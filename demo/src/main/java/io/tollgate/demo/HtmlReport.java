@@ -1,9 +1,11 @@
 package io.tollgate.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,7 +35,7 @@ final class HtmlReport {
 
   private HtmlReport() {}
 
-  static String render(Summary summary, Duration run, String limiter) {
+  static String render(Summary summary, Duration run, String limiter, Optional<JsonNode> status) {
     int seconds = (int) Math.max(run.toSeconds(),
         summary.calls().stream().mapToLong(j -> j.call().atMillis() / 1000 + 1).max().orElse(1));
     StringBuilder html = new StringBuilder(32_000);
@@ -48,7 +50,7 @@ final class HtmlReport {
         .append("; instrumented clients: ").append(escape(summary.instrumented().toString())).append(".</p>\n");
     html.append("<h2>Decisions per second</h2>\n").append(decisionsChart(summary, run, seconds));
     html.append("<h2>Tokens per second (instrumented clients)</h2>\n").append(tokensChart(summary, run, seconds));
-    html.append(tables(summary)).append("</body></html>\n");
+    html.append(tables(summary)).append(StatusSection.render(status)).append("</body></html>\n");
     return html.toString();
   }
 

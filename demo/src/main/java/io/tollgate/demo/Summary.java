@@ -101,6 +101,14 @@ record Summary(List<ClientRow> clients, List<ProviderRow> providers, List<Breake
         judged, reservations, Set.copyOf(instrumented));
   }
 
+  /** This summary with {@code more} checks after its own. */
+  Summary withChecks(List<Check> more) {
+    List<Check> all = new ArrayList<>(checks);
+    all.addAll(more);
+    return new Summary(clients, providers, breakerEvents, coreLog, List.copyOf(all), calls, reservations,
+        instrumented);
+  }
+
   boolean allChecksPassed() {
     return checks.stream().allMatch(Check::passed);
   }
