@@ -5,6 +5,7 @@ import io.tollgate.limiter.Charge;
 import io.tollgate.llm.Quota;
 import io.tollgate.llm.QuotaKind;
 import io.tollgate.router.BreakerTransition;
+import io.tollgate.telemetry.Decisions;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -15,6 +16,7 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -234,14 +236,15 @@ public final class Activity {
   /** Refused by Tollgate: a limit, a missing or unknown tenant, no provider able to take it. */
   static boolean isRefusal(String decision) {
     return switch (decision) {
-      case "denied", "unavailable", "missing_tenant", "invalid_tenant", "unknown_tenant" -> true;
+      case Decisions.DENIED, Decisions.UNAVAILABLE, Decisions.MISSING_TENANT,
+          Decisions.INVALID_TENANT, Decisions.UNKNOWN_TENANT -> true;
       default -> false;
     };
   }
 
   private static boolean isPlain(DecisionEvent event) {
-    return !event.degraded()
-        && (event.decision().equals("allowed") || event.decision().equals("shadow_allowed"));
+    return !event.degraded() && (event.decision().equals(Decisions.ALLOWED)
+        || event.decision().equals(Decisions.SHADOW_ALLOWED));
   }
 
   private long second() {
@@ -249,7 +252,7 @@ public final class Activity {
   }
 
   private static String name(Enum<?> value) {
-    return value.name().toLowerCase(java.util.Locale.ROOT);
+    return value.name().toLowerCase(Locale.ROOT);
   }
 
   private record Reported(Map<QuotaKind, Quota> quotas, Instant at) {}

@@ -42,12 +42,18 @@ class DemoIT {
     assertAddsUp(summary);
     assertThat(printed).contains("Calls, by the app's client", "Providers (requests as the mock providers recorded them)",
         "Circuit breaker transitions", "Report: ");
+    assertThat(printed.lines().filter(line -> line.matches(
+        "  status page: http://127\\.0\\.0\\.1:\\d+/ \\(open it in a browser while the demo runs\\)"))).hasSize(1);
+    assertThat(summary.checks()).extracting(Summary.Check::description)
+        .anySatisfy(check -> assertThat(check).startsWith("the status page answered while the app ran"))
+        .contains("the status page showed demo-primary's breaker open, as the agent logged it");
     // The progress: one line a second while the app ran.
     assertThat(printed.lines().filter(line -> line.matches("\\s+\\d+s\\s+\\S+\\s+calls.*")).count())
         .isGreaterThanOrEqualTo(RUN.toSeconds() - 1);
 
     String html = Files.readString(result.report().orElseThrow(), StandardCharsets.UTF_8);
-    assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "Decisions per second", "demo-primary")
+    assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "Decisions per second", "demo-primary",
+            "Status page at the end of the run", "<td>agent</td>")
         // Self-contained: nothing fetched from elsewhere (the SVG namespace is a name, not a fetch).
         .doesNotContain("<script", "<link", " src=", "href=", "@import", "url(");
   }

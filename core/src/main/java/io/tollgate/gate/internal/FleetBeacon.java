@@ -33,19 +33,22 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
   public static final Duration INTERVAL = Duration.ofSeconds(5);
   /** A beat lasts three intervals: one lost beat does not drop an instance. */
   public static final Duration BEAT_TTL = INTERVAL.multipliedBy(3);
+  static final Duration FIRST_BEAT = Duration.ofSeconds(1);
   /** The most instances read back. */
   static final int MAX_INSTANCES = 500;
   static final List<byte[]> KEYS = List.of(bytes("tg:{fleet}:seen"), bytes("tg:{fleet}:info"));
 
-  private static final LuaScript SCRIPT = LuaScript.load("fleet");
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final System.Logger LOG = System.getLogger(FleetBeacon.class.getName());
 
   private final RedisScripts redis;
   private final Clock clock;
   private final BooleanSupplier degraded;
   private final String id = UUID.randomUUID().toString();
-  private final Description self;
+  private final String frontEnd;
+  private final String version;
+  private final Instant started;
+  /** Looked up on first use, off the start-up path: a host name can take a DNS round trip. */
+  private volatile String name;
   private volatile List<Instance> others = List.of();
   private volatile Instant othersValidUntil = Instant.EPOCH;
   private ScheduledExecutorService beats;
@@ -60,13 +63,21 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
     this.redis = redis;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.degraded = Objects.requireNonNull(degraded, "degraded");
-    this.self = new Description(instanceName(), frontEnd, version, clock.instant().toString());
+    this.frontEnd = Objects.requireNonNull(frontEnd, "frontEnd");
+    this.version = Objects.requireNonNull(version, "version");
+    this.started = clock.instant();
   }
 
-  /** What an instance says of itself in its beat. */
-  record Description(String name, String frontEnd, String version, String started) {}
+  /** What only a beat needs, loaded with the first one: not on the path of a gate's start. */
+  private static final class Beats {
+    static final LuaScript SCRIPT = LuaScript.load("fleet");
+    static final ObjectMapper JSON = new ObjectMapper();
+  }
 
-  /** Beats now and every {@link #INTERVAL}; does nothing without Redis. */
+  /**
+   * Beats every {@link #INTERVAL}, the first a second from now: after the busiest moment of the
+   * app's start. Does nothing without Redis.
+   */
   public synchronized FleetBeacon start() {
     if (redis != null && beats == null) {
       beats = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -74,7 +85,8 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
         thread.setDaemon(true);
         return thread;
       });
-      beats.scheduleWithFixedDelay(this::beatQuietly, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+      beats.scheduleWithFixedDelay(this::beatQuietly, FIRST_BEAT.toMillis(), INTERVAL.toMillis(),
+          TimeUnit.MILLISECONDS);
     }
     return this;
   }
@@ -83,8 +95,8 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
   public List<Instance> instances() {
     Instant now = clock.instant();
     List<Instance> instances = new ArrayList<>();
-    instances.add(new Instance(id, self.name, self.frontEnd, self.version, degraded.getAsBoolean(),
-        Instant.parse(self.started), now, true));
+    instances.add(new Instance(id, name(), frontEnd, version, degraded.getAsBoolean(), started, now,
+        true));
     if (now.isBefore(othersValidUntil)) {
       instances.addAll(others);
     }
@@ -94,13 +106,13 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
   /** One beat: publishes this instance and reads the fleet back. */
   void beat() throws IOException {
     Map<String, Object> description = new LinkedHashMap<>();
-    description.put("name", self.name);
-    description.put("frontEnd", self.frontEnd);
-    description.put("version", self.version);
-    description.put("started", self.started);
+    description.put("name", name());
+    description.put("frontEnd", frontEnd);
+    description.put("version", version);
+    description.put("started", started.toString());
     description.put("degraded", degraded.getAsBoolean());
-    List<?> reply = (List<?>) redis.eval(SCRIPT, KEYS, List.of(bytes(id),
-        JSON.writeValueAsBytes(description), bytes(Long.toString(BEAT_TTL.toMillis())),
+    List<?> reply = (List<?>) redis.eval(Beats.SCRIPT, KEYS, List.of(bytes(id),
+        Beats.JSON.writeValueAsBytes(description), bytes(Long.toString(BEAT_TTL.toMillis())),
         bytes(Integer.toString(MAX_INSTANCES))));
     List<Instance> read = new ArrayList<>();
     for (int i = 1; i + 2 < reply.size(); i += 3) {
@@ -115,7 +127,7 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
   }
 
   private static Instance instance(String id, byte[] json, long expiryMillis) throws IOException {
-    Map<?, ?> fields = json.length == 0 ? Map.of() : JSON.readValue(json, Map.class);
+    Map<?, ?> fields = json.length == 0 ? Map.of() : Beats.JSON.readValue(json, Map.class);
     String started = fields.get("started") instanceof String text ? text : null;
     return new Instance(id, string(fields.get("name")), string(fields.get("frontEnd")),
         string(fields.get("version")), Boolean.TRUE.equals(fields.get("degraded")),
@@ -138,6 +150,15 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
       beats.shutdownNow();
       beats = null;
     }
+  }
+
+  private String name() {
+    String known = name;
+    if (known == null) {
+      known = instanceName();
+      name = known;
+    }
+    return known;
   }
 
   /** {@code OTEL_SERVICE_NAME} when set, else host name and process id. */
