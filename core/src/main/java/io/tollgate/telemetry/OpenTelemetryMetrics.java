@@ -1,6 +1,7 @@
 package io.tollgate.telemetry;
 
 import static io.tollgate.telemetry.TollgateAttributes.BREAKER_STATE;
+import static io.tollgate.telemetry.TollgateAttributes.BUDGET_PERIOD;
 import static io.tollgate.telemetry.TollgateAttributes.DECISION;
 import static io.tollgate.telemetry.TollgateAttributes.DEGRADED;
 import static io.tollgate.telemetry.TollgateAttributes.DIRECTION;
@@ -20,7 +21,7 @@ import java.util.List;
 
 /**
  * The measurements as instruments of an OpenTelemetry {@link Meter}: the default recorder. The
- * gauges read the breakers and limiters {@code telemetry} watches, in the meter's callbacks.
+ * gauges read the breakers, limiters and budgets {@code telemetry} watches, in the meter's callbacks.
  */
 final class OpenTelemetryMetrics implements MetricsRecorder {
 
@@ -72,6 +73,21 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
         .setUnit("{call}")
         .buildWithCallback(measurement -> telemetry.limiters().forEach(limiter ->
             measurement.record(limiter.poolExhaustions())));
+    meter.gaugeBuilder(TelemetryNames.BUDGET_USED_METRIC).setUnit("1")
+        .setDescription("Part of each provider's and model's spend budget used, 0 to 1")
+        .buildWithCallback(measurement -> telemetry.budgets().forEach(budget -> {
+          double used = budget.used().getAsDouble();
+          if (!Double.isNaN(used)) { // unknown: no point rather than a made-up one
+            measurement.record(used, budgetAttributes(budget));
+          }
+        }));
+  }
+
+  private static Attributes budgetAttributes(Budget budget) {
+    AttributesBuilder attributes = Attributes.builder().put(PROVIDER, budget.provider())
+        .put(BUDGET_PERIOD, budget.period());
+    budget.model().ifPresent(model -> attributes.put(MODEL, model));
+    return attributes.build();
   }
 
   @Override

@@ -30,6 +30,7 @@ public final class TelemetryNames {
   public static final String LIMITER_DEGRADED_METRIC = "tollgate.limiter.degraded";
   public static final String LIMITER_DEGRADED_TIME_METRIC = "tollgate.limiter.degraded.time";
   public static final String REDIS_POOL_EXHAUSTED_METRIC = "tollgate.redis.pool.exhausted";
+  public static final String BUDGET_USED_METRIC = "tollgate.budget.used";
 
   private TelemetryNames() {}
 }
