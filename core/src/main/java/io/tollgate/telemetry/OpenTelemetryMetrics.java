@@ -17,17 +17,12 @@ import io.opentelemetry.api.metrics.DoubleCounter;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
-import java.util.List;
 
 /**
  * The measurements as instruments of an OpenTelemetry {@link Meter}: the default recorder. The
  * gauges read the breakers, limiters and budgets {@code telemetry} watches, in the meter's callbacks.
  */
 final class OpenTelemetryMetrics implements MetricsRecorder {
-
-  /** Bucket bounds for the limiter's latency, in seconds: 50 µs to 1 s. */
-  private static final List<Double> LATENCY_BUCKETS = List.of(
-      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0);
 
   private final LongCounter decisions;
   private final DoubleHistogram limiterDuration;
@@ -43,7 +38,7 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
         .setDescription("Decisions taken, by decision and provider").setUnit("{decision}").build();
     this.limiterDuration = meter.histogramBuilder(TelemetryNames.LIMITER_DURATION_METRIC)
         .setDescription("Time one limiter decision took (every subject of a call, Redis included)")
-        .setUnit("s").setExplicitBucketBoundariesAdvice(LATENCY_BUCKETS).build();
+        .setUnit("s").setExplicitBucketBoundariesAdvice(TelemetryNames.LIMITER_DURATION_BUCKETS).build();
     this.tokensReserved = meter.counterBuilder(TelemetryNames.TOKENS_RESERVED_METRIC)
         .setDescription("Tokens reserved (estimated) before calls were sent").setUnit("{token}").build();
     this.tokensUsed = meter.counterBuilder(TelemetryNames.TOKENS_USED_METRIC)
