@@ -602,8 +602,10 @@ public final class Gate implements AutoCloseable {
       FleetBeacon fleet = new FleetBeacon(redis.orElse(null), frontEnd, TollgateVersion.current(),
           degraded, clock).start();
       owned.add(0, fleet);
-      return new Gate(new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry),
-          fleet, owned);
+      GateParts parts = new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry);
+      // first to close: no collection reads a limiter the gate has closed
+      owned.add(0, telemetry.watchBudgets(SpendBudgets.of(config, usedLimiter, parts::accountCharge)));
+      return new Gate(parts, fleet, owned);
     }
 
     private static Set<ProviderApi> apisUsed(TollgateConfig config) {

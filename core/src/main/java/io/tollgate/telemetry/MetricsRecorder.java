@@ -59,4 +59,12 @@ public interface MetricsRecorder {
   default AutoCloseable limiterDegraded(LimiterHealth limiter) {
     return () -> { };
   }
+
+  /**
+   * Reports the part of {@code budget} spent ({@code tollgate.budget.used}), read from {@link
+   * Budget#used()} when collected, until the handle is closed.
+   */
+  default AutoCloseable budgetUsed(Budget budget) {
+    return () -> { };
+  }
 }

@@ -1,6 +1,7 @@
 package io.tollgate.telemetry;
 
 import static io.tollgate.telemetry.TollgateAttributes.BREAKER_STATE;
+import static io.tollgate.telemetry.TollgateAttributes.BUDGET_PERIOD;
 import static io.tollgate.telemetry.TollgateAttributes.DECISION;
 import static io.tollgate.telemetry.TollgateAttributes.DEGRADED;
 import static io.tollgate.telemetry.TollgateAttributes.DIRECTION;
@@ -16,17 +17,12 @@ import io.opentelemetry.api.metrics.DoubleCounter;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
-import java.util.List;
 
 /**
  * The measurements as instruments of an OpenTelemetry {@link Meter}: the default recorder. The
- * gauges read the breakers and limiters {@code telemetry} watches, in the meter's callbacks.
+ * gauges read the breakers, limiters and budgets {@code telemetry} watches, in the meter's callbacks.
  */
 final class OpenTelemetryMetrics implements MetricsRecorder {
-
-  /** Bucket bounds for the limiter's latency, in seconds: 50 µs to 1 s. */
-  private static final List<Double> LATENCY_BUCKETS = List.of(
-      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0);
 
   private final LongCounter decisions;
   private final DoubleHistogram limiterDuration;
@@ -42,7 +38,7 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
         .setDescription("Decisions taken, by decision and provider").setUnit("{decision}").build();
     this.limiterDuration = meter.histogramBuilder(TelemetryNames.LIMITER_DURATION_METRIC)
         .setDescription("Time one limiter decision took (every subject of a call, Redis included)")
-        .setUnit("s").setExplicitBucketBoundariesAdvice(LATENCY_BUCKETS).build();
+        .setUnit("s").setExplicitBucketBoundariesAdvice(TelemetryNames.LIMITER_DURATION_BUCKETS).build();
     this.tokensReserved = meter.counterBuilder(TelemetryNames.TOKENS_RESERVED_METRIC)
         .setDescription("Tokens reserved (estimated) before calls were sent").setUnit("{token}").build();
     this.tokensUsed = meter.counterBuilder(TelemetryNames.TOKENS_USED_METRIC)
@@ -72,6 +68,21 @@ final class OpenTelemetryMetrics implements MetricsRecorder {
         .setUnit("{call}")
         .buildWithCallback(measurement -> telemetry.limiters().forEach(limiter ->
             measurement.record(limiter.poolExhaustions())));
+    meter.gaugeBuilder(TelemetryNames.BUDGET_USED_METRIC).setUnit("1")
+        .setDescription("Part of each provider's and model's spend budget used, 0 to 1")
+        .buildWithCallback(measurement -> telemetry.budgets().forEach(budget -> {
+          double used = budget.used().getAsDouble();
+          if (!Double.isNaN(used)) { // unknown: no point rather than a made-up one
+            measurement.record(used, budgetAttributes(budget));
+          }
+        }));
+  }
+
+  private static Attributes budgetAttributes(Budget budget) {
+    AttributesBuilder attributes = Attributes.builder().put(PROVIDER, budget.provider())
+        .put(BUDGET_PERIOD, budget.period());
+    budget.model().ifPresent(model -> attributes.put(MODEL, model));
+    return attributes.build();
   }
 
   @Override

@@ -50,6 +50,7 @@ public final class Telemetry {
   private volatile Instruments instruments;
   private final List<BreakerSource> breakerSources = new CopyOnWriteArrayList<>();
   private final CopyOnWriteArrayList<LimiterHealth> limiters = new CopyOnWriteArrayList<>();
+  private final List<Budget> budgets = new CopyOnWriteArrayList<>();
   private final Set<ProviderBreakers> listenedTo = Collections.newSetFromMap(new IdentityHashMap<>());
 
   private Telemetry(OpenTelemetry fixed, Supplier<OpenTelemetry> source, ContextLink link,
@@ -174,6 +175,37 @@ public final class Telemetry {
     };
   }
 
+  /**
+   * Reports the part of each of {@code budgets} spent ({@code tollgate.budget.used}). A budget of
+   * the same provider, model and period as one already reported (a second gate on the same
+   * configuration) is left out: one series each.
+   *
+   * @return a handle that stops reporting the budgets this call added
+   */
+  public AutoCloseable watchBudgets(Collection<Budget> budgets) {
+    List<Budget> added = new ArrayList<>();
+    synchronized (this.budgets) {
+      for (Budget budget : budgets) {
+        if (this.budgets.stream().noneMatch(budget::sameSeries)) {
+          this.budgets.add(budget);
+          added.add(budget);
+        }
+      }
+    }
+    List<AutoCloseable> recorded = new ArrayList<>();
+    if (metrics != null) {
+      for (Budget budget : added) {
+        recorded.add(metrics.budgetUsed(budget));
+      }
+    }
+    return () -> {
+      this.budgets.removeAll(added);
+      for (AutoCloseable handle : recorded) {
+        handle.close();
+      }
+    };
+  }
+
   private Consumer<BreakerTransition> transitionListener() {
     return transition -> {
       Instruments current = instruments();
@@ -193,6 +225,10 @@ public final class Telemetry {
 
   Collection<LimiterHealth> limiters() {
     return limiters;
+  }
+
+  Collection<Budget> budgets() {
+    return budgets;
   }
 
   interface BreakerObserver {

@@ -1,5 +1,7 @@
 package io.tollgate.telemetry;
 
+import java.util.List;
+
 /** Span, event and instrument names (docs/telemetry.md). */
 public final class TelemetryNames {
 
@@ -30,6 +32,14 @@ public final class TelemetryNames {
   public static final String LIMITER_DEGRADED_METRIC = "tollgate.limiter.degraded";
   public static final String LIMITER_DEGRADED_TIME_METRIC = "tollgate.limiter.degraded.time";
   public static final String REDIS_POOL_EXHAUSTED_METRIC = "tollgate.redis.pool.exhausted";
+  public static final String BUDGET_USED_METRIC = "tollgate.budget.used";
+
+  /**
+   * Bucket bounds of {@code tollgate.limiter.duration}, in seconds: 50 µs to 1 s. Both recorders
+   * use them, so a dashboard's quantiles read the same buckets whichever exported them.
+   */
+  public static final List<Double> LIMITER_DURATION_BUCKETS = List.of(
+      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0);
 
   private TelemetryNames() {}
 }

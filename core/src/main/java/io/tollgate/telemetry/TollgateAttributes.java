@@ -41,8 +41,13 @@ public final class TollgateAttributes {
   public static final AttributeKey<Double> COST_RESERVED = doubleKey("tollgate.cost.reserved");
   /** What the call cost, priced from its usage, in USD. */
   public static final AttributeKey<Double> COST = doubleKey("tollgate.cost");
-  /** The price table's name for the model ({@code gpt-4o}), on {@code tollgate.cost}. */
+  /**
+   * The price table's name for the model ({@code gpt-4o}) on {@code tollgate.cost}; the model's key
+   * under the provider's {@code models} on {@code tollgate.budget.used}.
+   */
   public static final AttributeKey<String> MODEL = stringKey("tollgate.model");
+  /** {@code day} or {@code month}: the period of a spend budget, on {@code tollgate.budget.used}. */
+  public static final AttributeKey<String> BUDGET_PERIOD = stringKey("tollgate.budget.period");
   /** The configured provider name (the call's span: the one that answered, else the one addressed). */
   public static final AttributeKey<String> PROVIDER = stringKey("tollgate.provider");
   public static final AttributeKey<String> FALLBACK_FROM = stringKey("tollgate.fallback.from");

@@ -88,6 +88,7 @@ final class AppApi {
   final MethodHandle doubleGaugeDescription;
   final MethodHandle doubleGaugeUnit;
   final MethodHandle doubleGaugeOfLongs;
+  final MethodHandle doubleGaugeCallback;
   final MethodHandle longGaugeDescription;
   final MethodHandle longGaugeUnit;
   final MethodHandle longGaugeCallback;
@@ -193,6 +194,8 @@ final class AppApi {
     doubleGaugeDescription = l.virt(doubleGaugeBuilder, "setDescription", doubleGaugeBuilder, String.class);
     doubleGaugeUnit = l.virt(doubleGaugeBuilder, "setUnit", doubleGaugeBuilder, String.class);
     doubleGaugeOfLongs = l.virt(doubleGaugeBuilder, "ofLongs", longGaugeBuilder);
+    doubleGaugeCallback = l.virt(doubleGaugeBuilder, "buildWithCallback",
+        l.type(API + ".metrics.ObservableDoubleGauge"), Consumer.class);
     longGaugeDescription = l.virt(longGaugeBuilder, "setDescription", longGaugeBuilder, String.class);
     longGaugeUnit = l.virt(longGaugeBuilder, "setUnit", longGaugeBuilder, String.class);
     longGaugeCallback = l.virt(longGaugeBuilder, "buildWithCallback",

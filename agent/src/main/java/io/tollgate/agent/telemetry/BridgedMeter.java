@@ -25,8 +25,8 @@ import java.util.function.Consumer;
 
 /**
  * A meter of the app's SDK behind the agent's relocated {@link Meter}. Bridged are the instruments
- * Tollgate makes: long counters, double histograms (with bucket advice), asynchronous long gauges
- * and asynchronous double counters. The builders keep their settings and make the app's instrument
+ * Tollgate makes: long counters, double histograms (with bucket advice), asynchronous long and
+ * double gauges and asynchronous double counters. The builders keep their settings and make the app's instrument
  * at {@code build}; any other instrument records nothing, as does one the app's API refuses.
  */
 final class BridgedMeter implements Meter {
@@ -300,7 +300,16 @@ final class BridgedMeter implements Meter {
 
     @Override
     public ObservableDoubleGauge buildWithCallback(Consumer<ObservableDoubleMeasurement> callback) {
-      return NOOP.gaugeBuilder(name).buildWithCallback(callback); // Tollgate makes none
+      Consumer<Object> theirs = measurement -> callback.accept(doubles(measurement));
+      Object observer = make(() -> api.doubleGaugeCallback.invoke(api.doubleGaugeUnit.invoke(
+          api.doubleGaugeDescription.invoke(api.gaugeBuilder.invoke(app, name), description), unit),
+          theirs));
+      return new ObservableDoubleGauge() {
+        @Override
+        public void close() {
+          closeQuietly(observer);
+        }
+      };
     }
   }
 

@@ -108,7 +108,15 @@ class MicrometerAppTest {
             "tollgate_tokens_used_total{gen_ai_token_type=\"input\",tollgate_provider=\"openai\"} 22.0",
             "tollgate_tokens_used_total{gen_ai_token_type=\"output\",tollgate_provider=\"openai\"} 14.0");
     String durationLabels = "{tollgate_degraded=\"false\",tollgate_provider=\"openai\"} ";
-    assertThat(scraped.stream().filter(line -> line.startsWith("tollgate_limiter_duration_seconds_")))
+    // the 14 bounds OpenTelemetry's histogram has, and +Inf: every sample is within the last
+    List<String> buckets = scraped.stream()
+        .filter(line -> line.startsWith("tollgate_limiter_duration_seconds_bucket")).toList();
+    assertThat(buckets).hasSize(15).last().isEqualTo("tollgate_limiter_duration_seconds_bucket"
+        + "{tollgate_degraded=\"false\",tollgate_provider=\"openai\",le=\"+Inf\"} 3");
+    assertThat(buckets.get(0)).startsWith("tollgate_limiter_duration_seconds_bucket"
+        + "{tollgate_degraded=\"false\",tollgate_provider=\"openai\",le=\"5.0E-5\"} ");
+    assertThat(scraped.stream().filter(line -> line.startsWith("tollgate_limiter_duration_seconds_")
+            && !line.startsWith("tollgate_limiter_duration_seconds_bucket")))
         .satisfiesExactlyInAnyOrder(
             line -> assertThat(line).isEqualTo("tollgate_limiter_duration_seconds_count" + durationLabels + "3"),
             line -> assertThat(line).startsWith("tollgate_limiter_duration_seconds_sum" + durationLabels)

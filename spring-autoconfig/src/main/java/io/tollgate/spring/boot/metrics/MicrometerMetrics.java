@@ -1,6 +1,7 @@
 package io.tollgate.spring.boot.metrics;
 
 import static io.tollgate.telemetry.TollgateAttributes.BREAKER_STATE;
+import static io.tollgate.telemetry.TollgateAttributes.BUDGET_PERIOD;
 import static io.tollgate.telemetry.TollgateAttributes.DECISION;
 import static io.tollgate.telemetry.TollgateAttributes.DEGRADED;
 import static io.tollgate.telemetry.TollgateAttributes.DIRECTION;
@@ -17,12 +18,15 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tollgate.limiter.LimiterHealth;
+import io.tollgate.telemetry.Budget;
 import io.tollgate.telemetry.MetricsRecorder;
 import io.tollgate.telemetry.TelemetryNames;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -53,6 +57,10 @@ public final class MicrometerMetrics implements MetricsRecorder {
         .description("Decisions taken, by decision and provider").withRegistry(registry);
     this.limiterDuration = Timer.builder(TelemetryNames.LIMITER_DURATION_METRIC)
         .description("Time one limiter decision took (every subject of a call, Redis included)")
+        // OpenTelemetry's buckets, so that docs/grafana's quantiles work without a setting; Boot's
+        // management.metrics.distribution.* properties still replace them
+        .serviceLevelObjectives(TelemetryNames.LIMITER_DURATION_BUCKETS.stream()
+            .map(seconds -> Duration.ofNanos(Math.round(seconds * 1e9))).toArray(Duration[]::new))
         .withRegistry(registry);
     this.tokensReserved = Counter.builder(TelemetryNames.TOKENS_RESERVED_METRIC)
         .description("Tokens reserved (estimated) before calls were sent").withRegistry(registry);
@@ -142,6 +150,23 @@ public final class MicrometerMetrics implements MetricsRecorder {
         .description("Calls that found every pooled Redis connection busy, decided by the failure policy")
         .register(registry);
     return () -> limiters.remove(limiter);
+  }
+
+  /**
+   * A gauge per budget. Micrometer wants the same tag keys on every meter of a name, so an account's
+   * budget has {@code tollgate.model} empty: Prometheus drops an empty label, and the series is then
+   * the one OpenTelemetry's export gives (no model attribute). NaN while the budget is unknown.
+   */
+  @Override
+  public AutoCloseable budgetUsed(Budget budget) {
+    Gauge gauge = Gauge.builder(TelemetryNames.BUDGET_USED_METRIC, budget.used(), DoubleSupplier::getAsDouble)
+        .description("Part of each provider's and model's spend budget used, 0 to 1")
+        .tag(PROVIDER.getKey(), budget.provider())
+        .tag(MODEL.getKey(), budget.model().orElse(""))
+        .tag(BUDGET_PERIOD.getKey(), budget.period())
+        .strongReference(true) // the supplier is held by nothing else
+        .register(registry);
+    return () -> registry.remove(gauge);
   }
 
   private static String provider(String provider) {
