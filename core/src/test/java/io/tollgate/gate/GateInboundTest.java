@@ -10,9 +10,11 @@ import io.tollgate.llm.Headers;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.SyntheticResponse;
+import io.tollgate.llm.TokenCounter;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,9 +32,17 @@ class GateInboundTest {
       + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hello\"},"
       + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":18,"
       + "\"total_tokens\":30}}";
-  /** What the gate reserves for {@link #CHAT_BODY}: its estimate, read as the gate reads it. */
-  static final long ESTIMATE = LlmProtocol.of(ProviderApi.OPENAI)
-      .readRequest("/v1/chat/completions", bytes(CHAT_BODY), 1024).estimate().totalTokens();
+  /**
+   * What the gate reserves for {@link #CHAT_BODY}: its estimate, read as the gate reads it once the
+   * tokenizer has loaded (before, a stand-in estimates).
+   */
+  static final long ESTIMATE = loadedEstimate();
+
+  private static long loadedEstimate() {
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30));
+    return LlmProtocol.of(ProviderApi.OPENAI)
+        .readRequest("/v1/chat/completions", bytes(CHAT_BODY), 1024).estimate().totalTokens();
+  }
 
   private static TollgateConfig tenants(String top, String tenants) {
     return config("""

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.llm.ProviderApi;
+import io.tollgate.llm.TokenCounter;
 import io.tollgate.telemetry.MetricsRecorder;
 import io.tollgate.telemetry.Telemetry;
 import io.tollgate.telemetry.TelemetryCapture;
@@ -48,6 +49,8 @@ class GateMetricsRecorderTest {
   void start() {
     primary = MockLlmServer.start().usage(100, 20);
     backup = MockLlmServer.start().usage(100, 20);
+    // the estimate this test expects is the tokenizer's, not the stand-in used while it loads
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30));
     estimate = ProviderApi.OPENAI.protocol()
         .readRequest("/v1/chat/completions", CHAT.getBytes(StandardCharsets.UTF_8), 1024)
         .estimate().totalTokens();

@@ -42,6 +42,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.ProviderApi;
+import io.tollgate.llm.TokenCounter;
 import io.tollgate.telemetry.TelemetryCapture;
 import io.tollgate.telemetry.TelemetryNames;
 import io.tollgate.telemetry.TollgateAttributes;
@@ -75,6 +76,8 @@ class GateTelemetryTest {
   void start() {
     primary = MockLlmServer.start().usage(100, 20);
     backup = MockLlmServer.start().usage(100, 20);
+    // the estimate this test expects is the tokenizer's, not the stand-in used while it loads
+    TokenCounter.awaitLoaded(Duration.ofSeconds(30));
     estimate = ProviderApi.OPENAI.protocol()
         .readRequest("/v1/chat/completions", CHAT.getBytes(StandardCharsets.UTF_8), 1024)
         .estimate().totalTokens();
