@@ -122,6 +122,17 @@ public final class StatusPage {
     return PAGE.policy;
   }
 
+  /**
+   * The page's HTML carrying its policy in a {@code <meta http-equiv="Content-Security-Policy">}
+   * at the top of its head: for a front end that cannot set response headers (Spring Boot's
+   * actuator). Browsers apply a policy so delivered to the page's script, style, fetches and
+   * images as they would the header's; {@code frame-ancestors} is left out, since they ignore it
+   * there.
+   */
+  public static byte[] htmlWithPolicy() {
+    return PAGE.htmlWithPolicy.clone();
+  }
+
   private static boolean wantsPage(Request request) {
     boolean dataAsked = request.query() != null
         && ("&" + request.query() + "&").contains("&" + DATA_QUERY + "&");
@@ -165,10 +176,12 @@ public final class StatusPage {
   }
 
   /** The HTML resource and the policy that admits exactly its inline script and style. */
-  private record Page(byte[] html, String policy) {
+  private record Page(byte[] html, String policy, byte[] htmlWithPolicy) {
 
     private static final Pattern SCRIPT = Pattern.compile("<script>(.*?)</script>", Pattern.DOTALL);
     private static final Pattern STYLE = Pattern.compile("<style>(.*?)</style>", Pattern.DOTALL);
+    /** The first element of the head: a policy in a meta element governs only what follows it. */
+    private static final String CHARSET = "<meta charset=\"utf-8\">";
 
     static Page load() {
       try (InputStream in = StatusPage.class.getResourceAsStream("status.html")) {
@@ -177,10 +190,18 @@ public final class StatusPage {
         }
         byte[] html = in.readAllBytes();
         String text = new String(html, StandardCharsets.UTF_8);
-        String policy = "default-src 'none'; connect-src 'self'; img-src 'self' data:; base-uri 'none';"
-            + " form-action 'none'; frame-ancestors 'none'; script-src " + digest(SCRIPT, text)
-            + "; style-src " + digest(STYLE, text);
-        return new Page(html, policy);
+        String loading = "default-src 'none'; connect-src 'self'; img-src 'self' data:; base-uri 'none';"
+            + " form-action 'none';";
+        String inline = "script-src " + digest(SCRIPT, text) + "; style-src " + digest(STYLE, text);
+        String policy = loading + " frame-ancestors 'none'; " + inline;
+        int head = text.indexOf(CHARSET);
+        if (head < 0) {
+          throw new IllegalStateException("status.html does not start its head with " + CHARSET);
+        }
+        int end = head + CHARSET.length();
+        String withPolicy = text.substring(0, end) + "\n<meta http-equiv=\"Content-Security-Policy\""
+            + " content=\"" + loading + " " + inline + "\">" + text.substring(end);
+        return new Page(html, policy, withPolicy.getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -6,7 +6,6 @@ import io.tollgate.gate.Fleet;
 import io.tollgate.gate.Gate;
 import io.tollgate.gate.TollgateVersion;
 import io.tollgate.limiter.Charge;
-import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.LimitState;
 import io.tollgate.limiter.LimiterHealth;
@@ -152,26 +151,19 @@ public final class StatusReports {
     if (charge == null) {
       return List.of();
     }
-    // The smallest cost the limiter takes (one token, or one request where no token limit
-    // applies), given back at once; what it took is added back to what it saw left.
-    Dimension probed = charge.limits().capacity(Dimension.TOKENS) >= 0 ? Dimension.TOKENS
-        : Dimension.REQUESTS;
-    Decision peek;
+    LimitProbe probe;
     try {
-      peek = gate.limiter().reserve(charge.subject(), charge.limits(),
-          probed == Dimension.REQUESTS ? 1 : 0, probed == Dimension.TOKENS ? 1 : 0, 0);
-      peek.reservation().ifPresent(gate.limiter()::release);
+      probe = LimitProbe.read(gate.limiter(), charge.subject(), charge.limits());
     } catch (RuntimeException e) {
       return List.of();
     }
     List<StatusReport.Bucket> buckets = new ArrayList<>();
-    for (LimitState state : peek.limits()) {
+    for (LimitState state : probe.decision().limits()) {
       if (modelOnly == state.limit().group().isEmpty()) {
         continue;
       }
       Dimension dimension = state.limit().dimension();
-      long remaining = Math.max(0, state.remaining())
-          + (peek.allowed() && dimension == probed ? 1 : 0);
+      long remaining = Math.max(0, state.remaining()) + probe.taken(dimension);
       boolean spend = dimension == Dimension.SPEND;
       buckets.add(new StatusReport.Bucket(DeniedLimit.key(state.limit()), dimension.label(),
           amount(state.limit().capacity(), spend), amount(Math.min(remaining,

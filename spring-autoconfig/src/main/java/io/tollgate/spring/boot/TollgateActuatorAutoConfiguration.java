@@ -3,6 +3,7 @@ package io.tollgate.spring.boot;
 import io.tollgate.gate.Gate;
 import io.tollgate.redis.RedisConnection;
 import io.tollgate.spring.boot.actuate.TollgateEndpoint;
+import io.tollgate.spring.boot.actuate.TollgateEndpointWebExtension;
 import io.tollgate.spring.boot.actuate.TollgateHealth;
 import io.tollgate.spring.boot.actuate.TollgateInfoContributor;
 import java.util.Optional;
@@ -18,9 +19,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Actuator support, when the app has the actuator: the {@code tollgate} health indicator (Redis
- * reachable, open breakers), the {@code /actuator/tollgate} endpoint and Tollgate's entry in
- * {@code /actuator/info} (its version; off with {@code management.info.tollgate.enabled=false}).
- * Boot 4.0 moved the health types to spring-boot-health, so each line has its own nested
+ * reachable, open breakers), the {@code /actuator/tollgate} endpoint (and the status page there, on
+ * the web) and Tollgate's entry in {@code /actuator/info} (its version; off with
+ * {@code management.info.tollgate.enabled=false}). Boot 4.0 moved the health types to spring-boot-health, so each line has its own nested
  * configuration, chosen by class name; the info types are where they were.
  */
 @AutoConfiguration(after = TollgateAutoConfiguration.class)
@@ -33,6 +34,14 @@ public class TollgateActuatorAutoConfiguration {
   @ConditionalOnAvailableEndpoint(endpoint = TollgateEndpoint.class)
   public TollgateEndpoint tollgateEndpoint(Gate gate) {
     return new TollgateEndpoint(gate);
+  }
+
+  /** The status page at {@code /actuator/tollgate}, for a browser. */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnAvailableEndpoint(endpoint = TollgateEndpoint.class)
+  public TollgateEndpointWebExtension tollgateEndpointWebExtension(TollgateEndpoint endpoint, Gate gate) {
+    return new TollgateEndpointWebExtension(endpoint, gate);
   }
 
   @Bean

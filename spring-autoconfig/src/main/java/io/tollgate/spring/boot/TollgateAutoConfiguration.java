@@ -78,7 +78,8 @@ public class TollgateAutoConfiguration {
   @ConditionalOnMissingBean
   public Gate tollgateGate(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
       Telemetry telemetry) {
-    return Gate.builder(config).limiter(limiter).breakers(breakers).telemetry(telemetry).build();
+    return Gate.builder(config).limiter(limiter).breakers(breakers).telemetry(telemetry)
+        .frontEnd("starter").build();
   }
 
   /** The Redis client of the limiter and the breakers, made in the background as the app starts. */

@@ -6,6 +6,7 @@ import io.tollgate.config.LeasesConfig;
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.RedisConfig;
+import io.tollgate.config.StatusConfig;
 import io.tollgate.config.TelemetryConfig;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TokensConfig;
@@ -47,6 +48,7 @@ final class TollgateConfigMapper {
         .defaultMaxOutput(p.getTokens().getDefaultMaxOutput())
         .maxBufferedBody(p.getTokens().getMaxBufferedBody().toBytes()).build()));
     b.telemetry(TelemetryConfig.of(p.getTelemetry().getExport()));
+    b.status(under(ROOT + ".status", () -> status(p.getStatus())));
     p.getPrices().forEach((model, price) -> b.price(model, price(ROOT + ".prices." + model, price)));
     return b.build();
   }
@@ -160,6 +162,18 @@ final class TollgateConfigMapper {
       throw new ConfigException(key + "." + message.substring(0, Math.max(space, 0)),
           message.substring(space + 1));
     }
+  }
+
+  private static StatusConfig status(TollgateProperties.Status p) {
+    StatusConfig.Builder b = StatusConfig.builder();
+    if (p.getPort() != null) {
+      b.port(p.getPort());
+    }
+    if (p.getPath() != null) {
+      b.path(p.getPath());
+    }
+    // an empty token (an unset environment variable) is none, as in the agent's file
+    return b.bind(p.getBind()).token(p.getToken()).build();
   }
 
   private static BreakerConfig breaker(TollgateProperties.Breaker p) {

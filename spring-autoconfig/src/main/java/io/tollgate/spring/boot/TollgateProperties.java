@@ -4,6 +4,7 @@ import io.tollgate.config.BreakerConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.RedisConfig;
+import io.tollgate.config.StatusConfig;
 import io.tollgate.config.LeasesConfig;
 import io.tollgate.config.TelemetryConfig;
 import io.tollgate.config.TenantsConfig;
@@ -87,6 +88,9 @@ public class TollgateProperties {
 
   /** Where Tollgate's spans and metrics go. */
   private Telemetry telemetry = new Telemetry();
+
+  /** The status page: at /actuator/tollgate (exposed and secured as the actuator is) and at status.path. */
+  private Status status = new Status();
 
   /** The inbound servlet filter (registered when tenants are configured). */
   private Filter filter = new Filter();
@@ -212,6 +216,14 @@ public class TollgateProperties {
 
   public void setTelemetry(Telemetry telemetry) {
     this.telemetry = telemetry;
+  }
+
+  public Status getStatus() {
+    return status;
+  }
+
+  public void setStatus(Status status) {
+    this.status = status;
   }
 
   public Filter getFilter() {
@@ -842,6 +854,57 @@ public class TollgateProperties {
 
     public void setMaxBufferedBody(DataSize maxBufferedBody) {
       this.maxBufferedBody = maxBufferedBody;
+    }
+  }
+
+  /**
+   * {@code tollgate.status}: where the status page is served besides /actuator/tollgate. Checked
+   * as a whole, so that a file the agent and the starter share means the same to both.
+   */
+  public static class Status {
+
+    /** Read by the agent only: the port of its own status server, 1 to 65535 (0: any free port). Not set: the agent serves no page. */
+    private Integer port;
+
+    /** Read by the agent only: the address its status server listens on. Beyond loopback it needs token. */
+    private String bind = StatusConfig.DEFAULT_BIND;
+
+    /** The bearer token the status data needs where Tollgate guards it itself (at path, and on the agent's port): at least 16 printable ASCII characters, best from a secret such as ${TOLLGATE_STATUS_TOKEN}. Not set: the data is served to loopback only. /actuator/tollgate does not use it: the actuator's own security applies there. */
+    private String token;
+
+    /** Where the servlet filter serves the status page and its data (?view=status), such as /tollgate/status. Not set: the filter serves none. */
+    private String path;
+
+    public Integer getPort() {
+      return port;
+    }
+
+    public void setPort(Integer port) {
+      this.port = port;
+    }
+
+    public String getBind() {
+      return bind;
+    }
+
+    public void setBind(String bind) {
+      this.bind = bind;
+    }
+
+    public String getToken() {
+      return token;
+    }
+
+    public void setToken(String token) {
+      this.token = token;
+    }
+
+    public String getPath() {
+      return path;
+    }
+
+    public void setPath(String path) {
+      this.path = path;
     }
   }
 

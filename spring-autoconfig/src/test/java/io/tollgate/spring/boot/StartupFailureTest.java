@@ -28,6 +28,18 @@ class StartupFailureTest {
   }
 
   @Test
+  void aShortStatusTokenFailsStartUpNamingItsKeyButNotItsValue(CapturedOutput output) {
+    assertThatThrownBy(() -> run("--tollgate.status.token=Zq8-secret-x"))
+        .hasRootCauseInstanceOf(ConfigException.class);
+    assertThat(output.getAll())
+        .contains("APPLICATION FAILED TO START")
+        .contains("Tollgate cannot run with this configuration: tollgate.status.token must be at"
+            + " least 16 printable ASCII characters without spaces, was one of 12")
+        .contains("Fix the property tollgate.status.token")
+        .doesNotContain("Zq8-secret-x");
+  }
+
+  @Test
   void unknownKeyFailsStartUpNamingIt(CapturedOutput output) {
     assertThatThrownBy(() -> run("--tollgate.providers.openai.limits.request-per-minute=5"));
     assertThat(output.getAll())

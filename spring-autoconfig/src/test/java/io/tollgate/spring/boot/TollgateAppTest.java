@@ -9,6 +9,7 @@ import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Subject;
 import io.tollgate.spring.boot.app.TestApp;
+import io.tollgate.status.StatusPage;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
 import io.tollgate.testkit.redis.RedisServer;
@@ -16,7 +17,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -289,6 +292,92 @@ class TollgateAppTest {
   }
 
   @Test
+  void actuatorServesTheStatusPageToABrowserAndItsDataAtViewStatus() throws Exception {
+    // a tenant no other test charges, so its counts are this test's; the gate outlives tests
+    // that keep the context, so the provider's count is read before
+    String reader = "status-reader";
+    long answeredBefore = gate.activity().providers().get("openai").answered();
+    RestClient client = restClients.baseUrl(primary.baseUrl()).build();
+    for (int i = 0; i < 2; i++) {
+      assertThat(client.post().uri("/v1/chat/completions").header("Authorization", "Bearer sk-app")
+          .contentType(MediaType.APPLICATION_JSON).body(CHAT).retrieve().toBodilessEntity()
+          .getStatusCode().value()).isEqualTo(200);
+    }
+    List<Integer> inbound = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      inbound.add(inbound(reader).statusCode());
+    }
+    assertThat(inbound).containsExactly(200, 200, 200, 429);
+
+    HttpResponse<String> page = get("/actuator/tollgate", "text/html");
+    HttpResponse<String> browser = get("/actuator/tollgate",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8");
+    HttpResponse<String> data = get("/actuator/tollgate?view=status", "application/json");
+    HttpResponse<String> dataInABrowser = get("/actuator/tollgate?view=status", "text/html");
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Type")).contains("text/html;charset=UTF-8");
+    assertThat(page.body()).isEqualTo(new String(StatusPage.htmlWithPolicy(), StandardCharsets.UTF_8))
+        .contains("<title>Tollgate status</title>")
+        .contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';")
+        .doesNotContain("openai").doesNotContain("backup").doesNotContain("sk-")
+        .doesNotContain(primary.baseUrl()).doesNotContain(reader);
+    assertThat(browser.headers().firstValue("Content-Type")).contains("text/html;charset=UTF-8");
+    assertThat(browser.body()).isEqualTo(page.body());
+
+    assertThat(data.statusCode()).isEqualTo(200);
+    assertThat(data.headers().firstValue("Content-Type")).contains("application/json");
+    JsonNode report = JSON.readTree(data.body());
+    assertThat(Instant.parse(report.get("generatedAt").asText())).isBefore(Instant.now());
+    assertThat(report.get("version").asText()).isEqualTo(System.getProperty("tollgate.version"));
+    assertThat(report.get("mode").asText()).isEqualTo("enforce");
+    assertThat(report.get("limiter").asText()).isEqualTo("redis");
+    JsonNode openai = report.get("providers").get(0);
+    assertThat(openai.get("name").asText()).isEqualTo("openai");
+    assertThat(openai.get("breaker").asText()).isEqualTo("closed");
+    assertThat(openai.has("openUntil")).as("nulls are left out").isFalse();
+    assertThat(openai.get("answered").asLong()).isEqualTo(answeredBefore + 2);
+    JsonNode tenant = tenant(report, Subject.of("tenant", reader).idHash());
+    assertThat(tenant.get("calls").asLong()).isEqualTo(4);
+    assertThat(tenant.get("refused").asLong()).isEqualTo(1);
+    assertThat(tenant.at("/inbound/0/limit").asText()).isEqualTo("requests-per-hour");
+    assertThat(tenant.at("/inbound/0/remaining").asLong()).isZero();
+    JsonNode self = report.get("fleet").get(0);
+    assertThat(self.get("self").asBoolean()).isTrue();
+    assertThat(self.get("frontEnd").asText()).isEqualTo("starter");
+    assertThat(self.get("version").asText()).isEqualTo(System.getProperty("tollgate.version"));
+    assertThat(data.body()).doesNotContain(reader).doesNotContain("sk-");
+    assertThat(dataInABrowser.headers().firstValue("Content-Type")).contains("application/json");
+    assertThat(JSON.readTree(dataInABrowser.body()).get("version")).isEqualTo(report.get("version"));
+  }
+
+  @Test
+  void actuatorAnswersProgramsWithItsOwnJsonAsBefore() throws Exception {
+    HttpResponse<String> noAccept = get("/actuator/tollgate");
+    HttpResponse<String> json = get("/actuator/tollgate", "application/json");
+
+    assertThat(noAccept.headers().firstValue("Content-Type"))
+        .contains("application/vnd.spring-boot.actuator.v3+json");
+    assertThat(json.headers().firstValue("Content-Type")).contains("application/json");
+    for (HttpResponse<String> answer : List.of(noAccept, json)) {
+      assertThat(answer.statusCode()).isEqualTo(200);
+      JsonNode endpoint = JSON.readTree(answer.body());
+      assertThat(endpoint.at("/providers/openai/breaker").asText()).isEqualTo("closed");
+      assertThat(endpoint.at("/providers/backup/api").asText()).isEqualTo("openai");
+      assertThat(endpoint.has("generatedAt")).isFalse();
+    }
+  }
+
+  private static JsonNode tenant(JsonNode report, String name) {
+    for (JsonNode tenant : report.get("tenants")) {
+      if (tenant.get("name").asText().equals(name)) {
+        return tenant;
+      }
+    }
+    throw new AssertionError("no tenant " + name + " in " + report.get("tenants"));
+  }
+
+  @Test
   void actuatorInfoNamesTheVersionTheAppRuns() throws Exception {
     JsonNode info = JSON.readTree(get("/actuator/info").body());
 
@@ -306,6 +395,11 @@ class TollgateAppTest {
 
   private HttpResponse<String> get(String path) throws Exception {
     return http.send(HttpRequest.newBuilder(local(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> get(String path, String accept) throws Exception {
+    return http.send(HttpRequest.newBuilder(local(path)).header("Accept", accept).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private URI local(String path) {

@@ -14,6 +14,7 @@ import io.tollgate.llm.Prices;
 import io.tollgate.router.HealthScore;
 import io.tollgate.router.ProviderBreaker;
 import io.tollgate.servlet.TollgateFilter;
+import io.tollgate.status.LimitProbe;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -26,7 +27,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 /**
  * {@code /actuator/tollgate}: the providers with their breaker states and health scores, and
  * {@code /actuator/tollgate/{tenant}}: what a tenant has left. The tenant appears in the answer
- * only as its hash, as everywhere in Tollgate; nothing here is logged.
+ * only as its hash, as everywhere in Tollgate; nothing here is logged. On the web the first also
+ * serves the status page ({@link TollgateEndpointWebExtension}).
  */
 @Endpoint(id = "tollgate")
 public class TollgateEndpoint {
@@ -37,7 +39,12 @@ public class TollgateEndpoint {
     this.gate = gate;
   }
 
-  @ReadOperation
+  /**
+   * The providers. On the web {@link TollgateEndpointWebExtension} answers in its place, with the
+   * status page as well: an extension replaces only an operation of the same media types, so this
+   * one declares them too.
+   */
+  @ReadOperation(producesFrom = EndpointFormat.class)
   public Map<String, Object> providers() {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("mode", name(gate.config().mode()));
@@ -66,8 +73,8 @@ public class TollgateEndpoint {
 
   /**
    * A tenant's remaining requests and tokens, inbound (the servlet filter's bucket) and outbound
-   * (the LLM calls made on its behalf). Read by reserving the smallest cost and releasing it at
-   * once: the limiter has no read-only query, and this keeps the answer the limiter's own.
+   * (the LLM calls made on its behalf), read as a {@link LimitProbe}: the smallest cost reserved
+   * and released at once.
    */
   @ReadOperation
   public Map<String, Object> tenant(@Selector String tenant) {
@@ -90,24 +97,15 @@ public class TollgateEndpoint {
   }
 
   private Map<String, Object> remaining(Subject subject, Limits limits) {
-    // The smallest cost the limiter takes: one token, or one request where no token limit applies.
-    boolean countsTokens = limits.capacity(Dimension.TOKENS) >= 0;
-    long requests = countsTokens ? 0 : 1;
-    long tokens = countsTokens ? 1 : 0;
-    Decision probe = gate.limiter().reserve(subject, limits, requests, tokens);
-    probe.reservation().ifPresent(gate.limiter()::release);
+    LimitProbe read = LimitProbe.read(gate.limiter(), subject, limits);
+    Decision probe = read.decision();
     Map<String, Object> left = new LinkedHashMap<>();
-    long remainingRequests = probe.remainingRequests();
-    long remainingTokens = probe.remainingTokens();
-    if (probe.allowed()) {
-      remainingRequests = remainingRequests < 0 ? remainingRequests : remainingRequests + requests;
-      remainingTokens = remainingTokens < 0 ? remainingTokens : remainingTokens + tokens;
+    // -1: no limit of that dimension applies
+    if (probe.remainingRequests() >= 0) {
+      left.put("remainingRequests", probe.remainingRequests() + read.taken(Dimension.REQUESTS));
     }
-    if (remainingRequests >= 0) {
-      left.put("remainingRequests", remainingRequests);
-    }
-    if (remainingTokens >= 0) {
-      left.put("remainingTokens", remainingTokens);
+    if (probe.remainingTokens() >= 0) {
+      left.put("remainingTokens", probe.remainingTokens() + read.taken(Dimension.TOKENS));
     }
     if (probe.outcome() != Outcome.NEVER_FITS) {
       spend(probe).forEach(left::put);
