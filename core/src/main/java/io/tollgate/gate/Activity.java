@@ -211,10 +211,27 @@ public final class Activity {
       return log;
     }
     if (tenants.size() >= MAX_TENANTS) {
-      tenants.values().stream().min(Comparator.comparingLong(t -> t.calls.lastSecond()))
-          .ifPresent(quietest -> tenants.values().remove(quietest));
+      makeRoom();
     }
     return tenants.computeIfAbsent(key, k -> new TenantLog(event.tenant()));
+  }
+
+  /**
+   * Forgets the eighth of the tenants seen least recently, in one scan: a flood of new tenant ids
+   * then costs one scan per {@code MAX_TENANTS / 8} of them, not one per id.
+   */
+  private void makeRoom() {
+    synchronized (tenants) {
+      if (tenants.size() < MAX_TENANTS) {
+        return; // another thread made room
+      }
+      tenants.entrySet().stream()
+          .sorted(Comparator.comparingLong(entry -> entry.getValue().calls.lastSecond()))
+          .limit(MAX_TENANTS / 8)
+          .map(Map.Entry::getKey)
+          .toList()
+          .forEach(tenants::remove);
+    }
   }
 
   /** Refused by Tollgate: a limit, a missing or unknown tenant, no provider able to take it. */
