@@ -9,6 +9,7 @@ import io.tollgate.config.TelemetryExport;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
+import io.tollgate.status.StatusServer;
 import io.tollgate.telemetry.Telemetry;
 import java.lang.instrument.Instrumentation;
 import java.util.Map;
@@ -130,8 +131,19 @@ final class AgentStartup {
         long gateFrom = System.nanoTime();
         AgentTelemetry agentTelemetry = AgentTelemetry.start(config, AgentLog::line);
         Telemetry telemetry = agentTelemetry.telemetry();
-        Gate gate = Gate.builder(config).telemetry(telemetry).build();
-        if (!closedAtShutdown(agentTelemetry, gate)) {
+        Gate gate = Gate.builder(config).frontEnd("agent").telemetry(telemetry).build();
+        Optional<StatusServer> statusPage;
+        try {
+          statusPage = AgentStatusPage.start(gate, config.strict(), AgentLog::line);
+        } catch (RuntimeException e) {
+          agentTelemetry.shutdown(gate::close);
+          throw e;
+        }
+        Runnable closeGate = () -> {
+          statusPage.ifPresent(StatusServer::close);
+          gate.close();
+        };
+        if (!closedAtShutdown(agentTelemetry, closeGate)) {
           stop(); // the app has ended before the start did: the JVM is on its way out
           return;
         }
@@ -146,6 +158,8 @@ final class AgentStartup {
             + ", instrumented " + InstrumentationModules.names()
             + (config.telemetry().export() == TelemetryExport.OTLP ? ", telemetry otlp" : "")
             + ", version " + version());
+        statusPage.ifPresent(server -> AgentLog.line("status page: "
+            + AgentStatusPage.address(config.status().bind(), server.port())));
         // after the start-up line: a waiting call's own output comes after it
         AgentGates.install(gate);
       } catch (RuntimeException | LinkageError e) {
@@ -155,16 +169,16 @@ final class AgentStartup {
     }
 
     /**
-     * Has the gate and the agent's telemetry closed at JVM shutdown; false, and closed now, when
-     * the shutdown has already begun.
+     * Has the gate (its status page first) and the agent's telemetry closed at JVM shutdown;
+     * false, and closed now, when the shutdown has already begun.
      */
-    private static boolean closedAtShutdown(AgentTelemetry telemetry, Gate gate) {
+    private static boolean closedAtShutdown(AgentTelemetry telemetry, Runnable closeGate) {
       try {
         Runtime.getRuntime().addShutdownHook(
-            new Thread(() -> telemetry.shutdown(gate::close), "tollgate-shutdown"));
+            new Thread(() -> telemetry.shutdown(closeGate), "tollgate-shutdown"));
         return true;
       } catch (IllegalStateException shutdownInProgress) {
-        telemetry.shutdown(gate::close);
+        telemetry.shutdown(closeGate);
         return false;
       }
     }

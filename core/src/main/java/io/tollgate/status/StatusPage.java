@@ -1,10 +1,5 @@
 package io.tollgate.status;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import io.tollgate.gate.Gate;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +8,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,9 +32,6 @@ public final class StatusPage {
   /** The query that asks for the data: what the page fetches on every front end. */
   public static final String DATA_QUERY = "view=status";
 
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .setSerializationInclusion(JsonInclude.Include.NON_NULL)
-      .registerModule(new SimpleModule().addSerializer(Instant.class, ToStringSerializer.instance));
   private static final Page PAGE = Page.load();
 
   private final StatusReports reports;
@@ -105,11 +96,7 @@ public final class StatusPage {
 
   /** The report as the JSON API writes it. */
   public static byte[] json(StatusReport report) {
-    try {
-      return JSON.writeValueAsBytes(report);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a status report is always writable", e);
-    }
+    return StatusJson.write(report);
   }
 
   /** The page's HTML: for a front end that serves it on its own. */
@@ -168,11 +155,7 @@ public final class StatusPage {
   }
 
   private static byte[] error(String message) {
-    try {
-      return JSON.writeValueAsBytes(Map.of("error", message));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return StatusJson.write(Map.of("error", message));
   }
 
   /** The HTML resource and the policy that admits exactly its inline script and style. */

@@ -158,6 +158,10 @@ public final class TollgateFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
+    if (run.status != null && run.status.matches(request)) {
+      run.status.answer(request, response);
+      return;
+    }
     if (request.getAttribute(TENANT_ATTRIBUTE) instanceof String charged) {
       // A later dispatch (async, forward, include, error) of a request already charged.
       try (Tenants.Scope ignored = Tenants.bind(charged)) {
@@ -418,7 +422,8 @@ public final class TollgateFilter implements Filter {
       // asked, and nothing of theirs is shared through Redis.
       RateLimiter usedLimiter = limiter != null ? limiter : Limiters.create(config.redis());
       ProviderBreakers breakers = ProviderBreakers.create(config.breaker(), Optional.empty(), Clock.systemUTC());
-      Gate own = Gate.builder(config).limiter(usedLimiter).breakers(breakers).telemetry(telemetry).build();
+      Gate own = Gate.builder(config).frontEnd("filter").limiter(usedLimiter).breakers(breakers)
+          .telemetry(telemetry).build();
       return new Running(this, own, limiter != null
           ? AutoCloseables.of(own, breakers) : AutoCloseables.of(own, breakers, usedLimiter));
     }
@@ -456,6 +461,8 @@ public final class TollgateFilter implements Filter {
     final int maxBufferedBody;
     final ProviderApi api;
     final Predicate<HttpServletRequest> skip;
+    /** Null without {@code tollgate.status.path}, and in mode off. */
+    final StatusRoute status;
 
     Running(Builder b, Gate gate, AutoCloseables owned) {
       Optional<TenantsConfig> section = b.config.tenants();
@@ -467,6 +474,7 @@ public final class TollgateFilter implements Filter {
           : b.config.tokens().maxBufferedBody();
       this.api = b.api;
       this.skip = b.skip;
+      this.status = gate == null ? null : StatusRoute.of(gate);
       this.resolver = b.tenantResolver != null ? b.tenantResolver
           : section.map(TenantResolver::from).orElse(request -> Optional.empty());
       this.tenantSource = tenantSource(b.tenantResolver, section);

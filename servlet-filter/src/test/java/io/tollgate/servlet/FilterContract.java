@@ -25,11 +25,13 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.Jedis;
 
 /**
  * What the filter does in a real container, deployed from the test app's web.xml; run against
@@ -114,6 +116,18 @@ abstract class FilterContract {
 
   static JsonNode json(String body) throws Exception {
     return JSON.readTree(body);
+  }
+
+  Set<String> limiterKeys() {
+    try (Jedis jedis = redis.jedis()) {
+      return limiterKeys(jedis);
+    }
+  }
+
+  /** Redis's keys but the fleet's heartbeats ({@code tg:{fleet}:*}), which every gate on it beats. */
+  static Set<String> limiterKeys(Jedis jedis) {
+    return jedis.keys("*").stream().filter(key -> !key.startsWith("tg:{fleet}:"))
+        .collect(Collectors.toSet());
   }
 
   // ---- the estimate ------------------------------------------------------------------------
@@ -596,7 +610,7 @@ abstract class FilterContract {
         .doesNotContain("sk-test");
     assertThat(List.of(first.statusCode(), second.statusCode(), third.statusCode(), otherKey.statusCode()))
         .containsExactly(200, 200, 429, 200);
-    assertThat(redis.jedis().keys("*")).hasSize(2).noneMatch(key -> key.contains("sk-test"));
+    assertThat(limiterKeys()).hasSize(2).noneMatch(key -> key.contains("sk-test"));
   }
 
   @Test
@@ -642,7 +656,7 @@ abstract class FilterContract {
     }
     HttpResponse<String> direct = chat("x".repeat(128)); // in a real header, too
 
-    Set<String> keys = redis.jedis().keys("*");
+    Set<String> keys = limiterKeys();
     assertThat(remainingRequests(direct)).isEqualTo(98);
     assertThat(keys).hasSize(odd.size())
         .allMatch(key -> key.matches("tg:\\{inbound:[A-Za-z0-9_-]{20}}:s"), "a hashed subject")
@@ -666,7 +680,76 @@ abstract class FilterContract {
 
     assertThat(direct.statusCode()).isEqualTo(400);
     assertThat(header(direct, "x-tenant")).isNull();
-    assertThat(redis.jedis().dbSize()).isZero();
+    assertThat(limiterKeys()).isEmpty();
+  }
+
+  // ---- the status page (tollgate.status.path) ---------------------------------------------
+
+  static final String STATUS_TOKEN = "status-token-of-the-filter-tests";
+
+  @Test
+  void theStatusPageShowsTheTenantsChargesToLoopbackAndIsChargedToNobody() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      assertThat(Http.send(Http.json(container.uri("/watched" + CHAT), CHAT_BODY)
+          .header("X-Tenant-Id", "watched")).statusCode()).isEqualTo(200);
+    }
+    String page = "/watched/tollgate/status";
+
+    HttpResponse<String> data = Http.send(HttpRequest.newBuilder(container.uri(page + "?view=status")));
+    HttpResponse<String> html = Http.send(HttpRequest.newBuilder(container.uri(page))
+        .header("Accept", "text/html,application/xhtml+xml,*/*;q=0.8"));
+    HttpResponse<String> proxied = Http.send(HttpRequest.newBuilder(container.uri(page + "?view=status"))
+        .header("X-Forwarded-For", "203.0.113.7"));
+    HttpResponse<String> again = Http.send(HttpRequest.newBuilder(container.uri(page + "?view=status")));
+
+    assertThat(data.statusCode()).as("no tenant named, none asked for").isEqualTo(200);
+    assertThat(header(data, "content-type")).isEqualTo("application/json");
+    assertThat(header(data, "cache-control")).isEqualTo("no-store");
+    JsonNode tenant = json(data.body()).get("tenants").get(0);
+    assertThat(tenant.get("name").asText()).isEqualTo("watched");
+    assertThat(tenant.get("calls").asLong()).isEqualTo(3);
+    assertThat(tenant.get("refused").asLong()).isZero();
+    JsonNode requests = tenant.get("inbound").get(0);
+    assertThat(requests.get("limit").asText()).isEqualTo("requests-per-hour");
+    assertThat(requests.get("capacity").asLong()).isEqualTo(5);
+    assertThat(requests.get("remaining").asLong()).isEqualTo(2);
+    JsonNode self = json(data.body()).get("fleet").get(0);
+    assertThat(self.get("frontEnd").asText()).isEqualTo("filter");
+    assertThat(self.get("self").asBoolean()).isTrue();
+
+    assertThat(html.statusCode()).isEqualTo(200);
+    assertThat(header(html, "content-type")).as("as the container writes it")
+        .isEqualToIgnoringWhitespace("text/html; charset=utf-8");
+    assertThat(header(html, "content-security-policy")).contains("script-src 'sha256-");
+    assertThat(html.body()).contains("<title>Tollgate status</title>").doesNotContain("watched");
+
+    assertThat(proxied.statusCode()).as("a proxy's peer is not the reader").isEqualTo(401);
+    assertThat(proxied.body()).isEqualTo("{\"error\":\"beyond loopback the status data needs"
+        + " tollgate.status.token, sent as a bearer token\"}");
+    assertThat(json(again.body()).get("tenants")).as("reading the page charged nobody").hasSize(1);
+    assertThat(json(again.body()).get("tenants").get(0).get("calls").asLong()).isEqualTo(3);
+  }
+
+  @Test
+  void theStatusPagesDataNeedsTheConfiguredToken() throws Exception {
+    String data = "/keys/tollgate/status?view=status";
+
+    HttpResponse<String> none = Http.send(HttpRequest.newBuilder(container.uri(data)));
+    HttpResponse<String> wrong = Http.send(HttpRequest.newBuilder(container.uri(data))
+        .header("Authorization", "Bearer sk-test-123"));
+    HttpResponse<String> right = Http.send(HttpRequest.newBuilder(container.uri(data))
+        .header("Authorization", "Bearer " + STATUS_TOKEN));
+
+    assertThat(none.statusCode()).as("from loopback too").isEqualTo(401);
+    assertThat(header(none, "www-authenticate")).isEqualTo("Bearer realm=\"tollgate\"");
+    assertThat(none.body())
+        .isEqualTo("{\"error\":\"a valid bearer token is required (tollgate.status.token)\"}");
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(wrong.body()).isEqualTo(none.body());
+    assertThat(right.statusCode()).isEqualTo(200);
+    assertThat(json(right.body()).get("mode").asText()).isEqualTo("enforce");
+    assertThat(json(right.body()).get("limiter").asText()).isEqualTo("redis");
+    assertThat(json(right.body()).get("fleet").get(0).get("frontEnd").asText()).isEqualTo("filter");
   }
 
   // ---- shadow ------------------------------------------------------------------------------

@@ -196,6 +196,22 @@ final class ForkedApp {
     return runs.stream().flatMap(run -> run.calls().stream()).toList();
   }
 
+  /**
+   * Waits until the running app has printed {@code line}, at most {@link #TIMEOUT}: for what the
+   * agent serves while the app runs ({@code -Dapp.hold=true}).
+   */
+  void awaitOutput(Process process, String line) throws Exception {
+    Path stdout = workDir.resolve("stdout.txt");
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (!Files.readAllLines(stdout, StandardCharsets.UTF_8).contains(line)) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        process.destroyForcibly();
+        throw new AssertionError("the app did not print " + line + "; " + await(process));
+      }
+      Thread.sleep(20);
+    }
+  }
+
   Run await(Process process) throws Exception {
     if (!process.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();

@@ -1,9 +1,13 @@
 package io.tollgate.gate.internal;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.tollgate.gate.Fleet;
 import io.tollgate.redis.LuaScript;
 import io.tollgate.redis.RedisScripts;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -71,7 +75,8 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
   /** What only a beat needs, loaded with the first one: not on the path of a gate's start. */
   private static final class Beats {
     static final LuaScript SCRIPT = LuaScript.load("fleet");
-    static final ObjectMapper JSON = new ObjectMapper();
+    // jackson-core alone: the agent's jar carries no databind
+    static final JsonFactory JSON = new JsonFactory();
   }
 
   /**
@@ -105,14 +110,8 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
 
   /** One beat: publishes this instance and reads the fleet back. */
   void beat() throws IOException {
-    Map<String, Object> description = new LinkedHashMap<>();
-    description.put("name", name());
-    description.put("frontEnd", frontEnd);
-    description.put("version", version);
-    description.put("started", started.toString());
-    description.put("degraded", degraded.getAsBoolean());
     List<?> reply = (List<?>) redis.eval(Beats.SCRIPT, KEYS, List.of(bytes(id),
-        Beats.JSON.writeValueAsBytes(description), bytes(Long.toString(BEAT_TTL.toMillis())),
+        describe(degraded.getAsBoolean()), bytes(Long.toString(BEAT_TTL.toMillis())),
         bytes(Integer.toString(MAX_INSTANCES))));
     List<Instance> read = new ArrayList<>();
     for (int i = 1; i + 2 < reply.size(); i += 3) {
@@ -126,8 +125,48 @@ public final class FleetBeacon implements Fleet, AutoCloseable {
     othersValidUntil = clock.instant().plus(BEAT_TTL);
   }
 
+  /** This instance's beat: a flat JSON object. */
+  private byte[] describe(boolean degradedNow) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = Beats.JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("name", name());
+      g.writeStringField("frontEnd", frontEnd);
+      g.writeStringField("version", version);
+      g.writeStringField("started", started.toString());
+      g.writeBooleanField("degraded", degradedNow);
+      g.writeEndObject();
+    }
+    return out.toByteArray();
+  }
+
+  /** The text and true/false fields of another instance's beat; what else it holds is skipped. */
+  private static Map<String, Object> fields(byte[] json) throws IOException {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    if (json.length == 0) {
+      return fields;
+    }
+    try (JsonParser parser = Beats.JSON.createParser(json)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return fields;
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (value == JsonToken.VALUE_STRING) {
+          fields.put(name, parser.getText());
+        } else if (value == JsonToken.VALUE_TRUE || value == JsonToken.VALUE_FALSE) {
+          fields.put(name, value == JsonToken.VALUE_TRUE);
+        } else {
+          parser.skipChildren();
+        }
+      }
+    }
+    return fields;
+  }
+
   private static Instance instance(String id, byte[] json, long expiryMillis) throws IOException {
-    Map<?, ?> fields = json.length == 0 ? Map.of() : Beats.JSON.readValue(json, Map.class);
+    Map<String, Object> fields = fields(json);
     String started = fields.get("started") instanceof String text ? text : null;
     return new Instance(id, string(fields.get("name")), string(fields.get("frontEnd")),
         string(fields.get("version")), Boolean.TRUE.equals(fields.get("degraded")),

@@ -3,6 +3,7 @@ package io.tollgate.agent.it.app;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,7 +43,8 @@ import java.util.stream.Stream;
  * {@code IOException}.
  * {@code -Dapp.http=2} asks the client for HTTP/2 (h2c by upgrade on a cleartext URL), else
  * HTTP/1.1; {@code -Dapp.redirects=normal} has it follow redirects ({@code Redirect.NORMAL}),
- * else it follows none. The headers sent are those of {@link AppHeaders}.
+ * else it follows none; {@code -Dapp.hold=true} keeps it running after its calls until its stdin
+ * closes. The headers sent are those of {@link AppHeaders}.
  */
 public final class JdkHttpClientApp {
 
@@ -80,6 +82,10 @@ public final class JdkHttpClientApp {
     }
     awaitAll(submitted);
     System.out.println("app done");
+    if (Boolean.getBoolean("app.hold")) {
+      // the test reads what the agent serves while the app runs, then closes our stdin
+      System.in.transferTo(OutputStream.nullOutputStream());
+    }
   }
 
   private static String call(HttpClient client, String mode, int number, HttpRequest request)
