@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 final class BrowserRequirement {
 
   /** Set to {@code 1} where the browser tests must run (.ci/run sets it). */
-  static final String REQUIRED_ENV = "TOLLGATE_REQUIRE_BROWSER";
+  static final String REQUIRED_ENV = "REQUIRE_BROWSER_TESTS";
   static final String INSTALL = "apt-get install chromium chromium-driver";
 
   private BrowserRequirement() {}

@@ -22,7 +22,7 @@ class BrowserRequirementTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("the status page's browser tests need Chromium and chromedriver, and "
             + chromium + " is missing: apt-get install chromium chromium-driver"
-            + " (TOLLGATE_REQUIRE_BROWSER=1 requires the browser tests)");
+            + " (REQUIRE_BROWSER_TESTS=1 requires the browser tests)");
   }
 
   @Test
@@ -35,7 +35,7 @@ class BrowserRequirementTest {
         .hasMessage("the status page's browser tests need Chromium and"
             + " chromedriver, and " + chromium + " and " + chromedriver + " are missing:"
             + " apt-get install chromium chromium-driver;"
-            + " set TOLLGATE_REQUIRE_BROWSER=1 to make this a failure");
+            + " set REQUIRE_BROWSER_TESTS=1 to make this a failure");
   }
 
   @Test
