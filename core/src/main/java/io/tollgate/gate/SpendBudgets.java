@@ -6,6 +6,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.LimitProbe;
 import io.tollgate.limiter.LimitState;
 import io.tollgate.limiter.Outcome;
 import io.tollgate.limiter.RateLimiter;
@@ -106,11 +107,9 @@ final class SpendBudgets {
       if (found.isEmpty()) {
         return UNKNOWN;
       }
-      boolean tokens = found.get().limits().capacity(Dimension.TOKENS) >= 0;
       try {
-        Decision decision = limiter.reserve(found.get().subject(), found.get().limits(),
-            tokens ? 0 : 1, tokens ? 1 : 0, 0);
-        decision.reservation().ifPresent(limiter::release);
+        Decision decision = LimitProbe.read(limiter, found.get().subject(), found.get().limits())
+            .decision();
         return decision.degraded() || decision.outcome() == Outcome.NEVER_FITS ? UNKNOWN : decision;
       } catch (RuntimeException e) {
         return UNKNOWN;

@@ -7,6 +7,7 @@ import io.tollgate.gate.Gate;
 import io.tollgate.gate.TollgateVersion;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.LimitProbe;
 import io.tollgate.limiter.LimitState;
 import io.tollgate.limiter.LimiterHealth;
 import io.tollgate.llm.Prices;

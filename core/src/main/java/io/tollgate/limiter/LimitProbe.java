@@ -1,17 +1,12 @@
-package io.tollgate.status;
+package io.tollgate.limiter;
 
-import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.Dimension;
-import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.Subject;
 import java.util.Objects;
 
 /**
  * What a subject's limits have left, read as the smallest reservation the limiter takes (one
  * token, or one request where no token limit applies), given back at once: the limiter has no
  * read-only query, and this keeps the figures its own, on its clock, charging nobody. The status
- * report reads every limit so, and so does the starter's {@code /actuator/tollgate/{tenant}}.
+ * report, the budget gauge and the starter's {@code /actuator/tollgate/{tenant}} read limits so.
  */
 public final class LimitProbe {
 

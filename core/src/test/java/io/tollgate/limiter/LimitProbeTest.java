@@ -1,14 +1,7 @@
-package io.tollgate.status;
+package io.tollgate.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tollgate.limiter.Algorithm;
-import io.tollgate.limiter.Dimension;
-import io.tollgate.limiter.Limit;
-import io.tollgate.limiter.LimitState;
-import io.tollgate.limiter.Limits;
-import io.tollgate.limiter.RateLimiter;
-import io.tollgate.limiter.Subject;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
