@@ -180,7 +180,9 @@ class OtelJavaAgentClientsIT {
 
     // the limit: exactly two of the three reach the provider, the third is Tollgate's 429
     List<AppCall> againstTheLimit = calls.subList(1 + fallbacks, calls.size());
-    assertThat(againstTheLimit).extracting(AppCall::status).containsExactly(200, 200, 429);
+    assertThat(againstTheLimit).extracting(AppCall::status)
+        .as("%s\nrequests the limited provider received: %d", run, limited.requests().size())
+        .containsExactly(200, 200, 429);
     isTheSyntheticRequestLimit(againstTheLimit.get(2));
     assertThat(limited.requests()).hasSize(2)
         .allSatisfy(r -> assertThat(r.header("authorization")).isEqualTo("Bearer app-key"));
