@@ -5,6 +5,7 @@ import io.tollgate.llm.ProviderApi;
 import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.FailurePolicy;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -99,6 +100,13 @@ final class ConfigBinder {
     s.bind("learn-limits", Values::bool, b::learnLimits);
     s.finish();
     return s.build(b::build);
+  }
+
+  /** A limits section given as key → text (an override set at runtime), named under {@code path}. */
+  static LimitsConfig limits(String path, Map<String, String> texts) {
+    Map<String, ConfigNode> entries = new LinkedHashMap<>();
+    texts.forEach((key, text) -> entries.put(key, new ConfigNode.Scalar(text)));
+    return limits(Section.detached(path, new ConfigNode.Mapping(entries, false)));
   }
 
   private static LimitsConfig limits(Section s) {

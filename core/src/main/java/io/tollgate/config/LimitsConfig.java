@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -161,6 +162,28 @@ public final class LimitsConfig {
    */
   public Optional<LeasesConfig> leases() {
     return Optional.ofNullable(leases);
+  }
+
+  /**
+   * Parses limit keys as a {@code limits:} section holds them ({@code requests-per-minute},
+   * {@code usd-per-day}, {@code algorithm}...), for limits given at runtime. A wrong key or value
+   * fails naming {@code path} and the key, as a configuration file's would.
+   *
+   * @throws ConfigException naming the key at fault
+   */
+  public static LimitsConfig parse(String path, Map<String, String> texts) {
+    return ConfigBinder.limits(path, texts);
+  }
+
+  /** The keys set here as a {@code limits:} section writes them: {@link #parse} reads them back. */
+  public Map<String, String> texts() {
+    Map<String, String> texts = new LinkedHashMap<>();
+    values.forEach((key, value) -> texts.put(key.key, key.dimension == Dimension.SPEND
+        ? Prices.toDollars(value).toPlainString() : Long.toString(value)));
+    if (algorithm != null) {
+      texts.put("algorithm", Values.name(algorithm));
+    }
+    return texts;
   }
 
   /** True when no limit is set: nothing to enforce. */

@@ -27,6 +27,8 @@ final class Section {
   private final Section parent;
   private final Set<String> known = new LinkedHashSet<>();
   private boolean present;
+  /** Whether a builder's error is named under this section's path: every section's but the root's. */
+  private boolean namesItsKeys;
 
   private Section(String path, ConfigNode node, ConfigEnvironment environment, Section parent) {
     this.path = path;
@@ -46,6 +48,13 @@ final class Section {
   /** The {@code tollgate} section; {@code node} may be null (absent). */
   static Section root(ConfigNode node, ConfigEnvironment environment) {
     return new Section(TollgateConfig.ROOT, node, environment, null);
+  }
+
+  /** A section read on its own (an override given at runtime), its keys named under {@code path}. */
+  static Section detached(String path, ConfigNode node) {
+    Section detached = new Section(path, node, new ConfigEnvironment(Map.of(), false), null);
+    detached.namesItsKeys = true;
+    return detached;
   }
 
   String key(String name) {
@@ -215,7 +224,7 @@ final class Section {
       return call.get();
     } catch (ConfigException e) {
       // The root builder (TollgateConfig) names full keys already; the others name their own.
-      throw parent == null ? e : e.under(path);
+      throw parent == null && !namesItsKeys ? e : e.under(path);
     }
   }
 

@@ -8,6 +8,8 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.internal.AdmissionFailure;
 import io.tollgate.gate.internal.Call;
 import io.tollgate.gate.internal.FleetBeacon;
+import io.tollgate.overrides.OverrideStore;
+import io.tollgate.overrides.Overrides;
 import io.tollgate.gate.internal.GateParts;
 import io.tollgate.gate.internal.InboundGate;
 import io.tollgate.gate.internal.ResponseView;
@@ -487,6 +489,16 @@ public final class Gate implements AutoCloseable {
     return parts.accountCharge(provider, model);
   }
 
+  /**
+   * Limits changed at runtime over the configuration's: set, removed and listed here (the admin
+   * command, the actuator and the status page's API do), in force on every gate sharing this one's
+   * Redis within {@link Overrides#POLL}; without Redis, on this gate alone (docs/operations.md,
+   * "Live overrides").
+   */
+  public Overrides overrides() {
+    return parts.overrides();
+  }
+
   /** The instances sharing this gate's Redis (this one alone without Redis): for the status page. */
   public Fleet fleet() {
     return fleet;
@@ -522,6 +534,7 @@ public final class Gate implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Telemetry telemetry = Telemetry.global();
     private String frontEnd = "library";
+    private RedisConnection redis;
 
     private Builder(TollgateConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -530,6 +543,16 @@ public final class Gate implements AutoCloseable {
     /** Use this limiter (not closed by the gate) instead of the one the configuration names. */
     public Builder limiter(RateLimiter limiter) {
       this.limiter = Objects.requireNonNull(limiter, "limiter");
+      return this;
+    }
+
+    /**
+     * Use this Redis (not closed by the gate) for what the gate makes itself: the limiter and
+     * breakers when none are given, the fleet's heartbeats and the live overrides. Without it, a
+     * configuration that names a Redis gets a connection of the gate's own.
+     */
+    public Builder redis(RedisConnection redis) {
+      this.redis = Objects.requireNonNull(redis, "redis");
       return this;
     }
 
@@ -569,11 +592,13 @@ public final class Gate implements AutoCloseable {
 
     public Gate build() {
       List<AutoCloseable> owned = new ArrayList<>();
-      // a connection of the gate's own only for the parts it makes itself
-      Optional<RedisConnection> redis = limiter != null && breakers != null
-          ? Optional.empty() : config.redis().map(RedisConfig::newConnection);
-      redis.ifPresent(owned::add);
-      redis.ifPresent(RedisConnection::connectInBackground);
+      // the connection given, else one of the gate's own when the configuration names a Redis
+      Optional<RedisConnection> redis = Optional.ofNullable(this.redis);
+      if (redis.isEmpty()) {
+        redis = config.redis().map(RedisConfig::newConnection);
+        redis.ifPresent(owned::add);
+        redis.ifPresent(RedisConnection::connectInBackground);
+      }
       RateLimiter usedLimiter = limiter;
       if (usedLimiter == null) {
         usedLimiter = redis.isPresent()
@@ -602,7 +627,11 @@ public final class Gate implements AutoCloseable {
       FleetBeacon fleet = new FleetBeacon(redis.orElse(null), frontEnd, TollgateVersion.current(),
           degraded, clock).start();
       owned.add(0, fleet);
-      GateParts parts = new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry);
+      Overrides overrides = new Overrides(redis.<OverrideStore>map(OverrideStore::redis)
+          .orElseGet(() -> OverrideStore.inMemory(clock)), config, redis.isPresent()).start();
+      owned.add(0, overrides);
+      GateParts parts = new GateParts(config, usedLimiter, usedBreakers, health, clock, telemetry,
+          overrides);
       // first to close: no collection reads a limiter the gate has closed
       owned.add(0, telemetry.watchBudgets(SpendBudgets.of(config, usedLimiter, parts::accountCharge)));
       return new Gate(parts, fleet, owned);

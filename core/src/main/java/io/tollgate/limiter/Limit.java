@@ -164,13 +164,16 @@ public final class Limit {
 
   /**
    * The name of this limit's state in the subject's hash; a changed capacity, window or algorithm
-   * starts a fresh (full) state rather than misreading the old one.
+   * of a rate limit starts a fresh (full) state rather than misreading the old one. A calendar
+   * budget's state is what was spent this period whatever the budget: a budget changed mid-period
+   * keeps what was already spent.
    */
   public String stateField() {
-    return (group.isEmpty() ? "" : group + "|")
+    String name = (group.isEmpty() ? "" : group + "|")
         + (dimension == Dimension.REQUESTS ? "r" : dimension == Dimension.TOKENS ? "t" : "u")
         + (algorithm == Algorithm.TOKEN_BUCKET ? "b" : algorithm == Algorithm.SLIDING_WINDOW ? "w" : "c")
-        + windowTicks * tickMicros + ":" + capacity;
+        + windowTicks * tickMicros;
+    return algorithm == Algorithm.CALENDAR ? name : name + ":" + capacity;
   }
 
   @Override

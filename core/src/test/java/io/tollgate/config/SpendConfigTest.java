@@ -37,7 +37,7 @@ class SpendConfigTest {
     Limit monthly = openai.limits().toLimits().all().stream()
         .filter(limit -> limit.dimension() == Dimension.SPEND).findFirst().orElseThrow();
     assertThat(monthly.monthly()).isTrue();
-    assertThat(monthly.stateField()).isEqualTo("uc2678400000000:2000000000");
+    assertThat(monthly.stateField()).isEqualTo("uc2678400000000");
     assertThat(openai.limits().toString()).isEqualTo("{requests-per-minute=500, usd-per-month=2000}");
   }
 

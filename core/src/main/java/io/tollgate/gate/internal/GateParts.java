@@ -1,5 +1,6 @@
 package io.tollgate.gate.internal;
 
+import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.ProviderConfig;
@@ -12,6 +13,8 @@ import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.ProviderApi;
+import io.tollgate.overrides.OverrideStore;
+import io.tollgate.overrides.Overrides;
 import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.HealthBoard;
 import io.tollgate.router.ProviderBreakers;
@@ -25,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -53,11 +57,24 @@ public final class GateParts {
   /** What the status page shows of this gate's calls and requests. */
   final Activity activity;
   private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
-  /** Each provider's account, its limits and its models': its subject hashed once, not on every call. */
-  private final Map<String, ProviderCharges> providerCharges = new HashMap<>();
+  /**
+   * Each provider's account, its limits and its models': its subject hashed once, not on every
+   * call; made again when the live overrides change.
+   */
+  private volatile Map<String, ProviderCharges> providerCharges;
+  /** Limits set at runtime, over the configuration's. */
+  final Overrides overrides;
+  /** The limits of the tenants a live override names, merged: emptied when the overrides change. */
+  private final Map<String, Merged> liveTenantLimits = new ConcurrentHashMap<>();
 
   public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
       HealthBoard health, Clock clock, Telemetry telemetry) {
+    this(config, limiter, breakers, health, clock, telemetry,
+        new Overrides(OverrideStore.inMemory(clock), config, false));
+  }
+
+  public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
+      HealthBoard health, Clock clock, Telemetry telemetry, Overrides overrides) {
     this.config = config;
     this.telemetry = telemetry;
     this.pricing = new Pricing(config);
@@ -79,9 +96,51 @@ public final class GateParts {
     for (ProviderApi api : ProviderApi.values()) {
       protocols.put(api, LlmProtocol.of(api, clock));
     }
+    this.overrides = overrides;
+    this.providerCharges = providerCharges();
+    overrides.onChange(live -> {
+      liveTenantLimits.clear();
+      providerCharges = providerCharges();
+    });
+  }
+
+  private Map<String, ProviderCharges> providerCharges() {
+    Map<String, ProviderCharges> charges = new HashMap<>();
     for (ProviderConfig provider : config.providers().values()) {
-      providerCharges.put(provider.name(), new ProviderCharges(provider));
+      charges.put(provider.name(), new ProviderCharges(provider, overrides));
     }
+    return Map.copyOf(charges);
+  }
+
+  /** Limits set at runtime, over the configuration's. */
+  public Overrides overrides() {
+    return overrides;
+  }
+
+  /**
+   * The limits of {@code tenant} now: the configuration's ({@code tenants.limits}, its {@code
+   * overrides} entry) with a live override's keys over them.
+   */
+  LimitsConfig tenantLimits(String tenant) {
+    Optional<LimitsConfig> live = overrides.tenantLimits(tenants, tenant);
+    if (live.isEmpty()) {
+      return tenants.limitsFor(tenant);
+    }
+    // merged once per override in force, not on every call (the map holds overridden tenants only)
+    Merged merged = liveTenantLimits.get(tenant);
+    if (merged == null || merged.live != live.get()) {
+      merged = new Merged(live.get(), tenants.limitsFor(tenant).mergedWith(live.get()));
+      liveTenantLimits.put(tenant, merged);
+    }
+    return merged.limits;
+  }
+
+  /** A tenant's live override and the limits it makes with the configuration's. */
+  private record Merged(LimitsConfig live, LimitsConfig limits) {}
+
+  /** Whether {@code tenant} has limits of its own: in the configuration, or set live. */
+  boolean isKnownTenant(String tenant) {
+    return tenants.isKnown(tenant) || overrides.tenantLimits(tenants, tenant).isPresent();
   }
 
   public TollgateConfig config() {
@@ -160,7 +219,7 @@ public final class GateParts {
     List<Charge> charges = new ArrayList<>(2);
     providerCharges.get(provider).charge(model).ifPresent(charges::add);
     if (tenant.isPresent() && tenants != null) {
-      var limits = tenants.limitsFor(tenant.get());
+      var limits = tenantLimits(tenant.get());
       if (!limits.isEmpty()) {
         charges.add(new Charge(tenants.subject(TENANT_SCOPE, tenant.get()), limits.toLimits()));
       }
@@ -179,7 +238,7 @@ public final class GateParts {
   String tenantName(String tenant) {
     if (tenants != null) {
       String normalized = tenants.normalize(tenant);
-      if (tenants.isKnown(normalized)) {
+      if (isKnownTenant(normalized)) {
         return normalized;
       }
     }

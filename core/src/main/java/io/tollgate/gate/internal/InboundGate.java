@@ -99,7 +99,7 @@ public final class InboundGate {
           invalidAnswers.computeIfAbsent(request.tenantSource(), InboundAnswers::invalidTenant));
     }
     String tenant = tenants.normalize(request.tenant().get());
-    if (tenants.knownOnly() && !tenants.isKnown(tenant)) {
+    if (tenants.knownOnly() && !parts.isKnownTenant(tenant)) {
       return refuseTenant(mode, Decisions.UNKNOWN_TENANT, InboundAnswers.unknownTenant());
     }
     Limits limits = limitsFor(tenant);
@@ -205,6 +205,9 @@ public final class InboundGate {
 
   /** The limits of {@code tenant} (normalized), or null when it has none. */
   private Limits limitsFor(String tenant) {
+    if (parts.overrides.current().namesTenants()) {
+      return limitsOf(parts.tenantLimits(tenant));
+    }
     Optional<Limits> override = overrides.get(tenant);
     return override != null ? override.orElse(null) : baseLimits;
   }

@@ -5,6 +5,7 @@ import io.tollgate.config.ProviderConfig;
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Subject;
+import io.tollgate.overrides.Overrides;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -41,23 +42,42 @@ final class ProviderCharges {
   /** Null when neither the account nor any model has a limit: the call is not charged here. */
   private final Charge accountOnly;
   private final Map<String, Optional<Charge>> byModel = new ConcurrentHashMap<>();
+  /** Null: the configuration's limits only. */
+  private final Overrides live;
+  /** Whether a model may have limits of its own: configured, or set live. */
+  private final boolean hasModels;
   private final AtomicInteger otherModels = new AtomicInteger();
 
   ProviderCharges(ProviderConfig provider) {
+    this(provider, null);
+  }
+
+  /**
+   * The limits of {@code provider} as the configuration sets them, with the live overrides in
+   * force now over them (none when {@code live} is null): made again whenever those change.
+   */
+  ProviderCharges(ProviderConfig provider, Overrides live) {
     this.provider = provider;
+    this.live = live;
     this.account = Subject.of("provider", provider.name());
-    this.accountLimits = provider.limits().isEmpty() ? null : provider.limits().toLimits();
+    LimitsConfig limits = live == null ? provider.limits()
+        : live.providerLimits(provider.name()).map(provider.limits()::mergedWith)
+            .orElse(provider.limits());
+    this.accountLimits = limits.isEmpty() ? null : limits.toLimits();
     this.accountOnly = accountLimits == null ? null : new Charge(account, accountLimits);
+    this.hasModels = !provider.models().isEmpty() || (live != null
+        && live.current().entries().keySet().stream()
+            .anyMatch(field -> field.startsWith("model:" + provider.name() + "/")));
   }
 
   /** Whether any call to this provider is charged to its account. */
   boolean chargesAccount() {
-    return accountLimits != null || !provider.models().isEmpty();
+    return accountLimits != null || hasModels;
   }
 
   /** The account's charge for a call that sends {@code model} (empty when it names none). */
   Optional<Charge> charge(Optional<String> model) {
-    if (provider.models().isEmpty()) {
+    if (!hasModels) {
       return Optional.ofNullable(accountOnly);
     }
     String name = model.orElse("").toLowerCase(Locale.ROOT);
@@ -65,16 +85,24 @@ final class ProviderCharges {
     if (known != null) {
       return known;
     }
-    if (provider.models().containsKey(name)) {
-      return byModel.computeIfAbsent(name, key -> charged(provider.modelLimits(key), group(key)));
+    if (provider.models().containsKey(name)
+        || (live != null && live.modelLimits(provider.name(), name).isPresent())) {
+      return byModel.computeIfAbsent(name, key -> charged(modelLimits(key), group(key)));
     }
     if (otherModels.get() >= MAX_OTHER_MODELS) {
-      return charged(provider.modelLimits(name), OVERFLOW_GROUP);
+      return charged(modelLimits(name), OVERFLOW_GROUP);
     }
     return byModel.computeIfAbsent(name, key -> {
       otherModels.incrementAndGet();
-      return charged(provider.modelLimits(key), group(key));
+      return charged(modelLimits(key), group(key));
     });
+  }
+
+  /** The model's limits: the configuration's (its own or {@code "*"}'s), a live override's keys over them. */
+  private LimitsConfig modelLimits(String model) {
+    LimitsConfig configured = provider.modelLimits(model);
+    return live == null ? configured
+        : live.modelLimits(provider.name(), model).map(configured::mergedWith).orElse(configured);
   }
 
   private Optional<Charge> charged(LimitsConfig model, String group) {

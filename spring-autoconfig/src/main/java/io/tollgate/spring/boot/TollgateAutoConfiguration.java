@@ -77,9 +77,14 @@ public class TollgateAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public Gate tollgateGate(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
-      Telemetry telemetry) {
-    return Gate.builder(config).limiter(limiter).breakers(breakers).telemetry(telemetry)
-        .frontEnd("starter").build();
+      Telemetry telemetry, ObjectProvider<RedisConnection> redis) {
+    Gate.Builder gate = Gate.builder(config).limiter(limiter).breakers(breakers).telemetry(telemetry)
+        .frontEnd("starter");
+    RedisConnection connection = redis.getIfAvailable();
+    if (connection != null) {
+      gate.redis(connection);
+    }
+    return gate.build();
   }
 
   /** The Redis client of the limiter and the breakers, made in the background as the app starts. */

@@ -1,0 +1,102 @@
+package io.tollgate.overrides;
+
+import io.tollgate.config.ConfigException;
+import io.tollgate.config.TenantsConfig;
+import io.tollgate.config.TollgateConfig;
+import io.tollgate.limiter.Subject;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What a live override applies to: a tenant, a provider's account, or one model on a provider.
+ *
+ * @param kind what it is
+ * @param name the tenant's id as the operator typed it, or the provider's name
+ * @param model the model, for {@link Kind#MODEL}; else empty
+ */
+public record OverrideTarget(Kind kind, String name, String model) {
+
+  /** The scope a tenant's override is looked up by: its outbound subject's hash. */
+  static final String TENANT_SCOPE = "tenant";
+
+  /** What an override applies to. */
+  public enum Kind { TENANT, PROVIDER, MODEL }
+
+  public OverrideTarget {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(model, "model");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("a " + kind.name().toLowerCase(Locale.ROOT)
+          + " override needs a name");
+    }
+    if ((kind == Kind.MODEL) == model.isBlank()) {
+      throw new IllegalArgumentException(kind == Kind.MODEL
+          ? "a model override needs the model's name" : "only a model override names a model");
+    }
+  }
+
+  public static OverrideTarget tenant(String id) {
+    return new OverrideTarget(Kind.TENANT, id, "");
+  }
+
+  public static OverrideTarget provider(String name) {
+    return new OverrideTarget(Kind.PROVIDER, name, "");
+  }
+
+  public static OverrideTarget model(String provider, String model) {
+    return new OverrideTarget(Kind.MODEL, provider, model.toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * Where the override is kept in Redis: {@code tenant:} and the hash of the tenant's subject
+   * (keyed by {@code tenants.hash-key}, so a raw id never becomes part of a Redis name),
+   * {@code provider:} and its name, {@code model:} and provider/model.
+   *
+   * @throws ConfigException when the configuration has no such tenant section or provider
+   */
+  String field(TollgateConfig config) {
+    return switch (kind) {
+      case TENANT -> "tenant:" + tenantField(tenants(config), name);
+      case PROVIDER -> "provider:" + knownProvider(config);
+      case MODEL -> "model:" + knownProvider(config) + "/" + model;
+    };
+  }
+
+  /** The hash part of a tenant's field, as the gate computes it for a call. */
+  static String tenantField(TenantsConfig tenants, String tenant) {
+    Subject subject = tenants.subject(TENANT_SCOPE, tenant);
+    return subject.idHash();
+  }
+
+  /** Where a configuration file would hold these limits: wrong keys are named under it. */
+  String configPath() {
+    return switch (kind) {
+      case TENANT -> TollgateConfig.ROOT + ".tenants.overrides." + name;
+      case PROVIDER -> TollgateConfig.ROOT + ".providers." + name + ".limits";
+      case MODEL -> TollgateConfig.ROOT + ".providers." + name + ".models." + model;
+    };
+  }
+
+  /** How messages and the audit list name it: {@code tenant acme}, {@code model openai/gpt-4o}. */
+  public String label() {
+    return switch (kind) {
+      case TENANT -> "tenant " + name;
+      case PROVIDER -> "provider " + name;
+      case MODEL -> "model " + name + "/" + model;
+    };
+  }
+
+  private static TenantsConfig tenants(TollgateConfig config) {
+    return config.tenants().orElseThrow(() -> new ConfigException(TollgateConfig.ROOT + ".tenants",
+        "is not configured: a tenant's limits cannot be overridden"));
+  }
+
+  private String knownProvider(TollgateConfig config) {
+    if (!config.providers().containsKey(name)) {
+      throw new ConfigException(TollgateConfig.ROOT + ".providers." + name,
+          "is not a configured provider; known: " + config.providers().keySet());
+    }
+    return name;
+  }
+}
