@@ -16,7 +16,8 @@
 --          the limits (LimitArgs): their count n (8 bytes), then per limit its state field
 --          (zero-terminated), kind (1 byte: bits 0-1 the dimension: 0 requests, 1 tokens, 2 spend;
 --          bits 2-3 the algorithm: 0 token bucket, 1 sliding window, 2 calendar day, 3 calendar
---          month, UTC), capacity (units per window), window (ticks), tick (µs)
+--          month, UTC), capacity (units per window), window (ticks), tick (µs), keep (units a
+--          reserve or lease must leave unused: held for calls of a higher priority class)
 --
 -- Reply: one reply per step, in order: { outcome, wait µs, server time µs, then per limit:
 -- remaining units, µs until full }
@@ -113,8 +114,8 @@ local function step(key, run)
   local allowed = 1
   local wait = 0
   for i = 1, n do
-    local field, kind, capacity, window, tick
-    field, kind, capacity, window, tick, at = struct.unpack('<sBi8i8i8', run, at)
+    local field, kind, capacity, window, tick, keep
+    field, kind, capacity, window, tick, keep, at = struct.unpack('<sBi8i8i8i8', run, at)
     local dimension, algorithm = kind % 4, floor(kind / 4)
     local requests, spend = dimension == 0, dimension == 2
     local delta, give, lowest = deltaTokens, giveTokens, lowerTokens
@@ -123,7 +124,7 @@ local function step(key, run)
     -- every field named at once: a table that grows field by field is rebuilt as it grows
     local l = { field = field, capacity = capacity, window = window, tick = tick,
                 requests = requests, spend = spend, bucket = algorithm == 0,
-                calendar = algorithm >= 2, monthly = algorithm == 3, delta = delta,
+                calendar = algorithm >= 2, monthly = algorithm == 3, delta = delta, keep = keep,
                 full = 0, level = 0, room = 0, index = 0, elapsed = 0, current = 0, previous = 0,
                 clock = false, ends = 0 }
     local nowTick = floor(now / tick)
@@ -149,9 +150,10 @@ local function step(key, run)
         l.level = min(l.level + give * window, l.full)
       end
       l.room = floor(l.level / window)
-      if takes and l.level < l.delta * window then
+      local need = l.delta + keep
+      if takes and l.level < need * window then
         allowed = 0
-        local w = ceil((l.delta * window - l.level) / capacity) * tick - intoTick
+        local w = ceil((need * window - l.level) / capacity) * tick - intoTick
         if w > wait then wait = w end
       end
     elseif l.calendar then
@@ -160,7 +162,7 @@ local function step(key, run)
       l.current = stored[field] or 0
       if (stored[field .. ':w'] or l.index) ~= l.index then l.current = 0 end
       l.room = capacity - l.current
-      if takes and l.room < l.delta then
+      if takes and l.room < l.delta + keep then
         allowed = 0
         if l.ends - now > wait then wait = l.ends - now end
       end
@@ -180,15 +182,16 @@ local function step(key, run)
       end
       local room = (capacity - l.current) * window - l.previous * (window - l.elapsed)
       l.room = floor(room / window)
-      if takes and room < l.delta * window then
+      local need = l.delta + keep
+      if takes and room < need * window then
         allowed = 0
         local ticks
-        if l.current + l.delta <= capacity then
+        if l.current + need <= capacity then
           -- room comes once the previous window's weight has slid far enough
-          ticks = window - floor((capacity - l.current - l.delta) * window / l.previous) - l.elapsed
+          ticks = window - floor((capacity - l.current - need) * window / l.previous) - l.elapsed
         else
           -- room comes only after this window closes and becomes the previous one
-          local needed = window - floor((capacity - l.delta) * window / l.current)
+          local needed = window - floor((capacity - need) * window / l.current)
           if needed < 0 then needed = 0 end
           ticks = window - l.elapsed + needed
         end
@@ -213,7 +216,7 @@ local function step(key, run)
       local l = limits[i]
       local want = l.requests and wantRequests or wantTokens
       if want > 0 and not l.spend then
-        local share = max(0, l.room - l.delta) / 2 / want
+        local share = max(0, l.room - l.delta - l.keep) / 2 / want
         if share < scale then scale = share end
       end
     end
@@ -222,7 +225,7 @@ local function step(key, run)
     for i = 1, n do
       local l = limits[i]
       -- rounding must never take more than half of what is left
-      local half = floor(max(0, l.room - l.delta) / 2)
+      local half = floor(max(0, l.room - l.delta - l.keep) / 2)
       if l.requests then grantRequests = min(grantRequests, half)
       elseif not l.spend then grantTokens = min(grantTokens, half) end
     end

@@ -27,13 +27,15 @@ public final class Limit {
   private final long windowTicks;
   /** Empty, or the group this limit counts for beside others of the same shape (a model's). */
   private final String group;
+  /** Units a reserve must leave unused: kept for calls of a higher priority class. */
+  private final long keep;
 
   private Limit(Dimension dimension, long capacity, Duration window, Algorithm algorithm) {
-    this(dimension, capacity, window, algorithm, "");
+    this(dimension, capacity, window, algorithm, "", 0);
   }
 
   private Limit(Dimension dimension, long capacity, Duration window, Algorithm algorithm,
-      String group) {
+      String group, long keep) {
     this.dimension = Objects.requireNonNull(dimension, "dimension");
     this.group = Objects.requireNonNull(group, "group");
     if (!group.isEmpty() && !GROUP.matcher(group).matches()) {
@@ -77,6 +79,11 @@ public final class Limit {
     this.capacity = capacity;
     this.tickMicros = tick;
     this.windowTicks = windowMicros / tick;
+    if (keep < 0 || keep > capacity) {
+      throw new IllegalArgumentException("keep must be between 0 and the capacity " + capacity
+          + ", was " + keep);
+    }
+    this.keep = keep;
   }
 
   private static boolean exceeds(long capacity, long windowTicks) {
@@ -144,7 +151,28 @@ public final class Limit {
   /** This limit with its capacity multiplied by {@code share} (at least 1): a JVM's local part. */
   public Limit scaled(double share) {
     long scaled = Math.max(1, (long) Math.floor(capacity * share));
-    return new Limit(dimension, scaled, window, algorithm, group);
+    return new Limit(dimension, scaled, window, algorithm, group,
+        Math.min(scaled, (long) Math.ceil(keep * share)));
+  }
+
+  /**
+   * This limit as a priority class allowed {@code share} of it sees it: a reserve is admitted only
+   * while it leaves the rest ({@link #keep()}) unused, for the classes allowed more. The state is
+   * the same limit's: every class draws on one count.
+   *
+   * @param share between 0 (exclusive) and 1: 1 may use all of it
+   */
+  public Limit sharing(double share) {
+    if (!(share > 0 && share <= 1)) {
+      throw new IllegalArgumentException("a share is > 0 and at most 1, was " + share);
+    }
+    long usable = (long) Math.floor(capacity * share);
+    return new Limit(dimension, capacity, window, algorithm, group, capacity - usable);
+  }
+
+  /** Units a reserve must leave unused ({@link #sharing}); 0 for a call that may use it all. */
+  public long keep() {
+    return keep;
   }
 
   /**
@@ -154,7 +182,7 @@ public final class Limit {
    * @param group letters, digits, {@code _ ~ -}, at most 24 characters (a digest of the model)
    */
   public Limit inGroup(String group) {
-    return new Limit(dimension, capacity, window, algorithm, group);
+    return new Limit(dimension, capacity, window, algorithm, group, keep);
   }
 
   /** The group of {@link #inGroup}; empty for a subject's own limits. */
@@ -183,18 +211,20 @@ public final class Limit {
         && capacity == other.capacity
         && window.equals(other.window)
         && algorithm == other.algorithm
-        && group.equals(other.group);
+        && group.equals(other.group)
+        && keep == other.keep;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(dimension, capacity, window, algorithm, group);
+    return Objects.hash(dimension, capacity, window, algorithm, group, keep);
   }
 
   @Override
   public String toString() {
     return (group.isEmpty() ? "" : group + ":") + dimension.label() + "-per-" + window + "=" + capacity
         + (algorithm == Algorithm.SLIDING_WINDOW ? " (sliding window)" : "")
-        + (algorithm == Algorithm.CALENDAR ? (monthly() ? " (calendar month)" : " (calendar day)") : "");
+        + (algorithm == Algorithm.CALENDAR ? (monthly() ? " (calendar month)" : " (calendar day)") : "")
+        + (keep > 0 ? " keeping " + keep : "");
   }
 }

@@ -105,6 +105,21 @@ public final class Limits {
     return new Limits(scaled, null);
   }
 
+  /**
+   * These limits as a priority class allowed {@code share} of each sees them ({@link
+   * Limit#sharing}); these same limits for a share of 1.
+   */
+  public Limits sharing(double share) {
+    if (share == 1) {
+      return this;
+    }
+    List<Limit> shared = new ArrayList<>(all.size());
+    for (Limit limit : all) {
+      shared.add(limit.sharing(share));
+    }
+    return new Limits(shared, leases);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Limits other && hash == other.hash && all.equals(other.all)

@@ -511,4 +511,84 @@ abstract class RateLimiterContract {
     assertThat(after.remainingRequests()).isEqualTo(500 - admitted.get());
     assertThat(admitted.get()).isGreaterThan(300); // 960 attempts of 40..190 tokens: saturated
   }
+
+  @Test
+  void eachPriorityClassStopsAtItsShareAndTheHigherOnesUseTheRest() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.requests(10, YEAR),
+        Limit.of(Dimension.TOKENS, 1_000, YEAR, Algorithm.SLIDING_WINDOW));
+    Limits batch = limits.sharing(0.7);
+    Limits normal = limits.sharing(0.9);
+
+    List<Boolean> batchCalls = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      batchCalls.add(limiter().reserve(tenant, batch, 1, 10).allowed());
+    }
+    List<Boolean> normalCalls = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      normalCalls.add(limiter().reserve(tenant, normal, 1, 10).allowed());
+    }
+    List<Boolean> criticalCalls = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      criticalCalls.add(limiter().reserve(tenant, limits, 1, 10).allowed());
+    }
+
+    assertThat(batchCalls).containsExactly(true, true, true, true, true, true, true, false);
+    assertThat(normalCalls).containsExactly(true, true, false);
+    assertThat(criticalCalls).containsExactly(true, false);
+    // one count for every class: what the classes above batch took is gone for batch too
+    assertThat(limiter().reserve(tenant, batch, 0, 1).remainingTokens()).isEqualTo(1_000 - 100);
+  }
+
+  @Test
+  void aClassNeverTakesMoreThanItsShareOfATokenLimitOrABudget() {
+    Subject tenant = freshSubject();
+    Limits limits = Limits.of(Limit.tokens(1_000, YEAR), Limit.spendPerMonth(1_000_000));
+    Limits batch = limits.sharing(0.7);
+
+    assertThat(limiter().reserve(tenant, batch, 0, 600, 100_000).allowed()).isTrue();
+    assertThat(limiter().reserve(tenant, batch, 0, 101, 100_000).allowed()).isFalse(); // 701 tokens
+    assertThat(limiter().reserve(tenant, batch, 0, 100, 600_001).allowed()).isFalse(); // 700,001 µUSD
+    assertThat(limiter().reserve(tenant, batch, 0, 100, 600_000).allowed()).isTrue();
+    // a cost above the class's share can never fit it, though the limit itself could hold it
+    assertThat(limiter().reserve(freshSubject(), batch, 0, 701, 0).outcome())
+        .isEqualTo(Outcome.NEVER_FITS);
+  }
+
+  @Test
+  void underBatchTrafficSaturatingTheLimitCriticalCallsStillGetTheirReservedShare()
+      throws Exception {
+    Subject account = freshSubject();
+    Limits limits = Limits.of(Limit.requests(100, YEAR));
+    Limits batch = limits.sharing(0.7);
+    AtomicInteger batchAdmitted = new AtomicInteger();
+    AtomicInteger criticalAdmitted = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<?>> work = new ArrayList<>();
+      for (int t = 0; t < 16; t++) {
+        boolean critical = t % 4 == 0; // 4 critical threads beside 12 of batch
+        work.add(pool.submit(() -> {
+          for (int i = 0; i < 30; i++) {
+            if (critical) {
+              if (limiter().reserve(account, limits, 1, 0).allowed()) {
+                criticalAdmitted.incrementAndGet();
+              }
+            } else if (limiter().reserve(account, batch, 1, 0).allowed()) {
+              batchAdmitted.incrementAndGet();
+            }
+          }
+        }));
+      }
+      for (Future<?> f : work) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(batchAdmitted.get()).isLessThanOrEqualTo(70);
+    assertThat(criticalAdmitted.get()).isGreaterThanOrEqualTo(30);
+    assertThat(batchAdmitted.get() + criticalAdmitted.get()).isEqualTo(100);
+  }
 }

@@ -47,6 +47,7 @@ public final class LimitArgs {
       out.writeBytes(int64(limit.capacity()));
       out.writeBytes(int64(limit.windowTicks()));
       out.writeBytes(int64(limit.tickMicros()));
+      out.writeBytes(int64(limit.keep()));
     }
     return out.toByteArray();
   }

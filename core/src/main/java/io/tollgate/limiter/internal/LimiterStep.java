@@ -99,7 +99,7 @@ public final class LimiterStep {
         if (state.getOrDefault(field + ":w", period.index()) != period.index()) {
           cur = 0;
         }
-        if (reserve && capacity - cur < delta) {
+        if (reserve && capacity - cur < delta + limit.keep()) {
           allowed = false;
           wait = Math.max(wait, period.endsAt() - now);
         }
@@ -121,9 +121,10 @@ public final class LimiterStep {
             l = elapsed >= ceilDiv(full - l, capacity) ? full : l + elapsed * capacity;
           }
         }
-        if (reserve && l < delta * window) {
+        long need = delta + limit.keep();
+        if (reserve && l < need * window) {
           allowed = false;
-          wait = Math.max(wait, ceilDiv(delta * window - l, capacity) * tick - intoTick);
+          wait = Math.max(wait, ceilDiv(need * window - l, capacity) * tick - intoTick);
         }
         long lowest = lowest(limit, requestsRoom, tokensRoom);
         if (lowest >= 0 && Math.floorDiv(l, window) > lowest) {
@@ -144,13 +145,14 @@ public final class LimiterStep {
           cur = 0;
         }
         long room = (capacity - cur) * window - prev * (window - elapsed);
-        if (reserve && room < delta * window) {
+        long need = delta + limit.keep();
+        if (reserve && room < need * window) {
           allowed = false;
           long ticks;
-          if (cur + delta <= capacity) {
-            ticks = window - Math.floorDiv((capacity - cur - delta) * window, prev) - elapsed;
+          if (cur + need <= capacity) {
+            ticks = window - Math.floorDiv((capacity - cur - need) * window, prev) - elapsed;
           } else {
-            long needed = Math.max(0, window - Math.floorDiv((capacity - delta) * window, cur));
+            long needed = Math.max(0, window - Math.floorDiv((capacity - need) * window, cur));
             ticks = window - elapsed + needed;
           }
           wait = Math.max(wait, ticks * tick - intoTick);

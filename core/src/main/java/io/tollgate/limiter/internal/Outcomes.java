@@ -5,6 +5,7 @@ import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.LimitState;
+import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.Outcome;
 import io.tollgate.limiter.Reservation;
@@ -45,12 +46,18 @@ public final class Outcomes {
 
   /** True when some limit could never hold this cost, spend included, even when full. */
   public static boolean neverFits(Limits limits, long requests, long tokens, long spend) {
-    long requestCapacity = limits.capacity(Dimension.REQUESTS);
-    long tokenCapacity = limits.capacity(Dimension.TOKENS);
-    long spendCapacity = limits.capacity(Dimension.SPEND);
-    return (requestCapacity >= 0 && requests > requestCapacity)
-        || (tokenCapacity >= 0 && tokens > tokenCapacity)
-        || (spendCapacity >= 0 && spend > spendCapacity);
+    for (Limit limit : limits.all()) {
+      long cost = switch (limit.dimension()) {
+        case REQUESTS -> requests;
+        case TOKENS -> tokens;
+        case SPEND -> spend;
+      };
+      // what a priority class must leave unused is never its to take
+      if (cost > limit.capacity() - limit.keep()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The answer for a cost that can never fit: nothing was asked of the backend or charged. */

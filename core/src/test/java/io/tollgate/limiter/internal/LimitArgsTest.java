@@ -16,21 +16,23 @@ import org.junit.jupiter.api.Test;
 class LimitArgsTest {
 
   @Test
-  void theCountThenFieldKindAndThreeIntegersPerLimitLittleEndian() {
+  void theCountThenFieldKindAndFourIntegersPerLimitLittleEndian() {
     Limits limits = Limits.of(Limit.requests(5, Duration.ofMinutes(1)),
-        Limit.of(Dimension.TOKENS, 1000, Duration.ofSeconds(1), Algorithm.SLIDING_WINDOW));
+        Limit.of(Dimension.TOKENS, 1000, Duration.ofSeconds(1), Algorithm.SLIDING_WINDOW)
+            .sharing(0.7));
 
     ByteBuffer packed = ByteBuffer.wrap(LimitArgs.of(limits)).order(ByteOrder.LITTLE_ENDIAN);
 
     assertThat(packed.getLong()).isEqualTo(2);
     assertThat(field(packed)).isEqualTo("rb60000000:5");
     assertThat(packed.get()).isEqualTo((byte) 0); // requests, token bucket
-    assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong()})
-        .containsExactly(5, 60_000_000, 1);
+    assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong(), packed.getLong()})
+        .containsExactly(5, 60_000_000, 1, 0);
     assertThat(field(packed)).isEqualTo("tw1000000:1000");
     assertThat(packed.get()).isEqualTo((byte) 5); // tokens (1), sliding window (1 << 2)
-    assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong()})
-        .containsExactly(1000, 1_000_000, 1);
+    // a class allowed 70 % keeps 300 of the 1,000 for classes allowed more
+    assertThat(new long[] {packed.getLong(), packed.getLong(), packed.getLong(), packed.getLong()})
+        .containsExactly(1000, 1_000_000, 1, 300);
     assertThat(packed.remaining()).isZero();
   }
 
