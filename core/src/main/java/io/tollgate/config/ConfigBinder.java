@@ -64,6 +64,10 @@ final class ConfigBinder {
     });
     b.telemetry(telemetry(s.section("telemetry")));
     b.status(status(s.section("status")));
+    PriorityConfig priority = priority(s.section("priority"));
+    if (priority != null) {
+      s.apply(() -> b.priority(priority));
+    }
     s.finish();
     return s.build(b::build);
   }
@@ -180,6 +184,26 @@ final class ConfigBinder {
     s.bind("export", text -> Values.oneOf(TelemetryExport.class, text), value -> export[0] = value);
     s.finish();
     return s.build(() -> TelemetryConfig.of(export[0]));
+  }
+
+  /** Null when the section is absent: every call may use every limit whole. */
+  private static PriorityConfig priority(Section s) {
+    PriorityConfig.Builder b = PriorityConfig.builder();
+    s.bindText("header", b::header);
+    s.bindText("default", b::defaultClass);
+    s.section("classes").texts().forEach((name, share) ->
+        s.apply(() -> b.priorityClass(name, share("classes." + name, share))));
+    s.section("tenants").texts().forEach((tenant, name) -> s.apply(() -> b.tenant(tenant, name)));
+    s.finish();
+    return s.isPresent() ? s.build(b::build) : null;
+  }
+
+  private static double share(String key, String text) {
+    try {
+      return Values.decimal(text);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key, e.getMessage() + ", was " + ConfigException.shown(text));
+    }
   }
 
   private static StatusConfig status(Section s) {

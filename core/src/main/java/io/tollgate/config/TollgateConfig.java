@@ -47,6 +47,8 @@ public final class TollgateConfig {
   private final TokensConfig tokens;
   private final TelemetryConfig telemetry;
   private final StatusConfig status;
+  /** Null when absent: no priority classes. */
+  private final PriorityConfig priority;
   private final List<String> credentialHeaders;
   private final Map<String, Price> prices;
 
@@ -62,6 +64,7 @@ public final class TollgateConfig {
     this.tokens = builder.tokens;
     this.telemetry = builder.telemetry;
     this.status = builder.status;
+    this.priority = builder.priority;
     this.credentialHeaders = List.copyOf(builder.credentialHeaders);
     this.prices = Collections.unmodifiableMap(new LinkedHashMap<>(builder.prices));
   }
@@ -141,6 +144,11 @@ public final class TollgateConfig {
     return tokens;
   }
 
+  /** {@code priority}: the priority classes and their shares of every limit; empty: none. */
+  public Optional<PriorityConfig> priority() {
+    return Optional.ofNullable(priority);
+  }
+
   /** {@code status}: where the status page is served; nowhere by default. */
   public StatusConfig status() {
     return status;
@@ -189,6 +197,7 @@ public final class TollgateConfig {
         && tokens.equals(other.tokens)
         && telemetry.equals(other.telemetry)
         && status.equals(other.status)
+        && Objects.equals(priority, other.priority)
         && credentialHeaders.equals(other.credentialHeaders)
         && prices.equals(other.prices);
   }
@@ -233,6 +242,7 @@ public final class TollgateConfig {
     private TokensConfig tokens = TokensConfig.ofDefaults();
     private TelemetryConfig telemetry = TelemetryConfig.ofDefaults();
     private StatusConfig status = StatusConfig.ofDefaults();
+    private PriorityConfig priority;
     private final List<String> credentialHeaders = new ArrayList<>();
     private final Map<String, Price> prices = new LinkedHashMap<>();
 
@@ -298,6 +308,11 @@ public final class TollgateConfig {
 
     public Builder tokens(TokensConfig tokens) {
       this.tokens = Objects.requireNonNull(tokens, "tokens");
+      return this;
+    }
+
+    public Builder priority(PriorityConfig priority) {
+      this.priority = Objects.requireNonNull(priority, "priority");
       return this;
     }
 

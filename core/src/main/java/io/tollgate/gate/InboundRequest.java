@@ -29,6 +29,7 @@ public final class InboundRequest {
   private final String path;
   private final boolean bodiless;
   private final InboundBody.Reader body;
+  private final Optional<String> priority;
 
   private InboundRequest(Builder b) {
     this.tenant = b.tenant;
@@ -37,6 +38,7 @@ public final class InboundRequest {
     this.path = b.path;
     this.bodiless = b.bodiless;
     this.body = b.body;
+    this.priority = b.priority;
   }
 
   /** A request whose tenant, when it names one, comes from {@code tenantSource}. */
@@ -67,6 +69,11 @@ public final class InboundRequest {
   }
 
   /** Reads the body; asked at most once, and only when the tenant's limits count tokens. */
+  /** The priority class the request names ({@code priority.header}), if any. */
+  public Optional<String> priority() {
+    return priority;
+  }
+
   public InboundBody.Reader body() {
     return body;
   }
@@ -78,6 +85,7 @@ public final class InboundRequest {
     private String path = "/";
     private boolean bodiless;
     private InboundBody.Reader body = InboundBody::unread;
+    private Optional<String> priority = Optional.empty();
 
     private Builder(TenantSource tenantSource) {
       this.tenantSource = Objects.requireNonNull(tenantSource, "tenantSource");
@@ -109,6 +117,12 @@ public final class InboundRequest {
     /** Default: no body read. */
     public Builder body(InboundBody.Reader body) {
       this.body = Objects.requireNonNull(body, "body");
+      return this;
+    }
+
+    /** The value of {@code priority.header} on the request, if any; default empty. */
+    public Builder priority(Optional<String> priority) {
+      this.priority = Objects.requireNonNull(priority, "priority");
       return this;
     }
 

@@ -6,6 +6,7 @@ import io.tollgate.config.ByteSizes;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.Limiters;
 import io.tollgate.config.Mode;
+import io.tollgate.config.PriorityConfig;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TokensConfig;
 import io.tollgate.config.TollgateConfig;
@@ -177,6 +178,8 @@ public final class TollgateFilter implements Filter {
         .bodiless("GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
             || request.getContentLengthLong() == 0)
         .body(held::read)
+        .priority(run.priorityHeader == null ? Optional.empty()
+            : Optional.ofNullable(request.getHeader(run.priorityHeader)))
         .build());
     admission.tenant().ifPresent(tenant -> request.setAttribute(TENANT_ATTRIBUTE, tenant));
     admission.decision().ifPresent(decision -> request.setAttribute(DECISION_ATTRIBUTE, decision));
@@ -463,6 +466,8 @@ public final class TollgateFilter implements Filter {
     final Predicate<HttpServletRequest> skip;
     /** Null without {@code tollgate.status.path}, and in mode off. */
     final StatusRoute status;
+    /** The header naming a request's priority class ({@code priority.header}), or null. */
+    final String priorityHeader;
 
     Running(Builder b, Gate gate, AutoCloseables owned) {
       Optional<TenantsConfig> section = b.config.tenants();
@@ -478,6 +483,7 @@ public final class TollgateFilter implements Filter {
       this.resolver = b.tenantResolver != null ? b.tenantResolver
           : section.map(TenantResolver::from).orElse(request -> Optional.empty());
       this.tenantSource = tenantSource(b.tenantResolver, section);
+      this.priorityHeader = b.config.priority().flatMap(PriorityConfig::header).orElse(null);
     }
 
     /** Where the tenant id comes from, as the gate's answers name it. */

@@ -56,6 +56,9 @@ public final class Call<R> {
   /** The body past what Tollgate holds, or null when it holds the whole body. */
   private final StreamedBody streamed;
   private final Optional<String> tenant;
+  /** Its priority class (empty without {@code priority}) and the share of every limit it may use. */
+  private final Optional<String> priorityClass;
+  private final double share;
   private final boolean replayable;
   /** False for a driver whose thread must not sleep: no limit waits, no switch-over jitter. */
   private final boolean mayPause;
@@ -97,6 +100,9 @@ public final class Call<R> {
         : protocol.readRequestPrefix(request.uri().getRawPath(), request.body(), streamedLength(),
             parts.defaultMaxOutput());
     this.deadlineNanos = System.nanoTime() + parts.maxWait().toNanos();
+    this.priorityClass = parts.priorityClass(
+        parts.priorityHeader().flatMap(name -> request.headers().first(name)), tenant);
+    this.share = parts.share(priorityClass);
     this.trace = CallTrace.start(parts.telemetry, addressed, llm.modelOrDeployment(), tenant,
         parts::tenantHash, estimate(), parts.mode() == Mode.SHADOW);
   }
@@ -386,7 +392,7 @@ public final class Call<R> {
    * {@code provider} sending {@code model} is charged to.
    */
   private JointDecision reserve(String provider, Optional<String> model, long spend) {
-    List<Charge> charges = parts.charges(provider, model, tenant);
+    List<Charge> charges = parts.charges(provider, model, tenant, share);
     long start = System.nanoTime();
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate(), spend);
     trace.limiterDecided(provider, decision, charges, estimate(), spend, System.nanoTime() - start);

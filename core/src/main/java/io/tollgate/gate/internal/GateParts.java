@@ -3,12 +3,14 @@ package io.tollgate.gate.internal;
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
 import io.tollgate.config.OnLimit;
+import io.tollgate.config.PriorityConfig;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Activity;
 import io.tollgate.limiter.BoundedSubjects;
 import io.tollgate.limiter.Charge;
+import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
@@ -64,6 +66,11 @@ public final class GateParts {
   private volatile Map<String, ProviderCharges> providerCharges;
   /** Limits set at runtime, over the configuration's. */
   final Overrides overrides;
+  /** Null without {@code priority}: every call may use every limit whole. */
+  private final PriorityConfig priority;
+  /** The sets of limits as each class sees them: at most as many as there are sets and classes. */
+  private final Map<SharedLimits, Limits> sharedLimits = new ConcurrentHashMap<>();
+  private static final int MAX_SHARED_LIMITS = 4096;
   /** The limits of the tenants a live override names, merged: emptied when the overrides change. */
   private final Map<String, Merged> liveTenantLimits = new ConcurrentHashMap<>();
 
@@ -97,6 +104,7 @@ public final class GateParts {
       protocols.put(api, LlmProtocol.of(api, clock));
     }
     this.overrides = overrides;
+    this.priority = config.priority().orElse(null);
     this.providerCharges = providerCharges();
     overrides.onChange(live -> {
       liveTenantLimits.clear();
@@ -216,16 +224,66 @@ public final class GateParts {
    * model's limits) first, and the tenant when one is bound.
    */
   List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant) {
+    return charges(provider, model, tenant, 1);
+  }
+
+  /**
+   * As {@link #charges(String, Optional, Optional)}, for a call of a priority class that may use
+   * {@code share} of every limit.
+   */
+  List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant,
+      double share) {
     List<Charge> charges = new ArrayList<>(2);
-    providerCharges.get(provider).charge(model).ifPresent(charges::add);
+    providerCharges.get(provider).charge(model).ifPresent(charge -> charges.add(shared(charge, share)));
     if (tenant.isPresent() && tenants != null) {
       var limits = tenantLimits(tenant.get());
       if (!limits.isEmpty()) {
-        charges.add(new Charge(tenants.subject(TENANT_SCOPE, tenant.get()), limits.toLimits()));
+        charges.add(new Charge(tenants.subject(TENANT_SCOPE, tenant.get()),
+            sharing(limits.toLimits(), share)));
       }
     }
     return charges;
   }
+
+  private Charge shared(Charge charge, double share) {
+    return share == 1 ? charge : new Charge(charge.subject(), sharing(charge.limits(), share));
+  }
+
+  /** {@code limits} as a class allowed {@code share} of them sees them, made once per set and share. */
+  Limits sharing(Limits limits, double share) {
+    if (share == 1) {
+      return limits;
+    }
+    SharedLimits key = new SharedLimits(limits, share);
+    Limits shared = sharedLimits.get(key);
+    if (shared == null) {
+      shared = limits.sharing(share);
+      if (sharedLimits.size() < MAX_SHARED_LIMITS) {
+        sharedLimits.put(key, shared);
+      }
+    }
+    return shared;
+  }
+
+  /**
+   * The priority class of a call: the one its {@code priority.header} names, else its tenant's,
+   * else the default; empty without {@code priority}.
+   */
+  Optional<String> priorityClass(Optional<String> named, Optional<String> tenant) {
+    return priority == null ? Optional.empty() : Optional.of(priority.classOf(named, tenant));
+  }
+
+  /** The share of every limit {@code priorityClass} may use: all of it without classes. */
+  double share(Optional<String> priorityClass) {
+    return priorityClass.isEmpty() || priority == null ? 1 : priority.share(priorityClass.get());
+  }
+
+  /** The header that names a call's class, when {@code priority.header} is set. */
+  Optional<String> priorityHeader() {
+    return priority == null ? Optional.empty() : priority.header();
+  }
+
+  private record SharedLimits(Limits limits, double share) {}
 
   public Activity activity() {
     return activity;

@@ -103,6 +103,10 @@ public final class InboundGate {
       return refuseTenant(mode, Decisions.UNKNOWN_TENANT, InboundAnswers.unknownTenant());
     }
     Limits limits = limitsFor(tenant);
+    if (limits != null) {
+      limits = parts.sharing(limits,
+          parts.share(parts.priorityClass(request.priority(), Optional.of(tenant))));
+    }
     InboundTrace trace = InboundTrace.start(parts.telemetry, mode, tenants, tenant);
     if (limits == null) { // this tenant is not limited: only bound, for its outbound calls
       trace.unlimited();

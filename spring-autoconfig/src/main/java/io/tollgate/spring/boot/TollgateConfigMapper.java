@@ -6,6 +6,7 @@ import io.tollgate.config.LeasesConfig;
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.RedisConfig;
+import io.tollgate.config.PriorityConfig;
 import io.tollgate.config.StatusConfig;
 import io.tollgate.config.TelemetryConfig;
 import io.tollgate.config.TenantsConfig;
@@ -49,6 +50,9 @@ final class TollgateConfigMapper {
         .maxBufferedBody(p.getTokens().getMaxBufferedBody().toBytes()).build()));
     b.telemetry(TelemetryConfig.of(p.getTelemetry().getExport()));
     b.status(under(ROOT + ".status", () -> status(p.getStatus())));
+    if (p.getPriority() != null) {
+      b.priority(under(ROOT + ".priority", () -> priority(p.getPriority())));
+    }
     p.getPrices().forEach((model, price) -> b.price(model, price(ROOT + ".prices." + model, price)));
     return b.build();
   }
@@ -162,6 +166,19 @@ final class TollgateConfigMapper {
       throw new ConfigException(key + "." + message.substring(0, Math.max(space, 0)),
           message.substring(space + 1));
     }
+  }
+
+  private static PriorityConfig priority(TollgateProperties.Priority p) {
+    PriorityConfig.Builder b = PriorityConfig.builder();
+    if (p.getHeader() != null) {
+      b.header(p.getHeader());
+    }
+    if (p.getDefault() != null) {
+      b.defaultClass(p.getDefault());
+    }
+    p.getClasses().forEach(b::priorityClass);
+    p.getTenants().forEach(b::tenant);
+    return b.build();
   }
 
   private static StatusConfig status(TollgateProperties.Status p) {

@@ -92,6 +92,9 @@ public class TollgateProperties {
   /** The status page: at /actuator/tollgate (exposed and secured as the actuator is) and at status.path. */
   private Status status = new Status();
 
+  /** Priority classes, each allowed a share of every limit; not set: every call may use every limit whole. */
+  private Priority priority;
+
   /** The inbound servlet filter (registered when tenants are configured). */
   private Filter filter = new Filter();
 
@@ -216,6 +219,14 @@ public class TollgateProperties {
 
   public void setTelemetry(Telemetry telemetry) {
     this.telemetry = telemetry;
+  }
+
+  public Priority getPriority() {
+    return priority;
+  }
+
+  public void setPriority(Priority priority) {
+    this.priority = priority;
   }
 
   public Status getStatus() {
@@ -905,6 +916,57 @@ public class TollgateProperties {
 
     public void setPath(String path) {
       this.path = path;
+    }
+  }
+
+  /**
+   * {@code tollgate.priority}: priority classes. Under saturation the lower classes are refused
+   * first: each may use only its share of every limit.
+   */
+  public static class Priority {
+
+    /** The header naming a request's class (the inbound request's, or the outbound call's own), such as X-Priority. */
+    private String header;
+
+    /** The class of a request that names none, or names no class; default "default". */
+    private String defaultClass;
+
+    /** Class name to the share of every limit it may use (more than 0, at most 1). Not set: critical 1.0, default 0.9, batch 0.7. */
+    private Map<String, Double> classes = new LinkedHashMap<>();
+
+    /** Tenant id to its class, for its requests that name none. */
+    private Map<String, String> tenants = new LinkedHashMap<>();
+
+    public String getHeader() {
+      return header;
+    }
+
+    public void setHeader(String header) {
+      this.header = header;
+    }
+
+    public String getDefault() {
+      return defaultClass;
+    }
+
+    public void setDefault(String defaultClass) {
+      this.defaultClass = defaultClass;
+    }
+
+    public Map<String, Double> getClasses() {
+      return classes;
+    }
+
+    public void setClasses(Map<String, Double> classes) {
+      this.classes = classes;
+    }
+
+    public Map<String, String> getTenants() {
+      return tenants;
+    }
+
+    public void setTenants(Map<String, String> tenants) {
+      this.tenants = tenants;
     }
   }
 
