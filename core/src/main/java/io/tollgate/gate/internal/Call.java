@@ -81,6 +81,10 @@ public final class Call<R> {
   /** The limit that refused the call last, for the status page. */
   private String deniedBy;
   private boolean degraded;
+  /** The line this call waits in ({@link WaitLines}), or null. */
+  private String waitingIn;
+  /** True when this round only found that its turn has not come: its wait is not an event. */
+  private boolean checkingTurn;
 
   public Call(GateParts parts, OutboundRequest request, ProviderConfig addressed,
       Optional<String> tenant, boolean replayable, boolean mayPause, ResponseView<R> view) {
@@ -196,9 +200,18 @@ public final class Call<R> {
         continue;
       }
       long spend = parts.pricing.estimate(model, llm.estimate());
+      if (!fallback && mustWaitItsTurn(name, model)) {
+        breaker.releasePermission();
+        hint(WaitLines.TURN_CHECK);
+        checkingTurn = true;
+        continue;
+      }
       JointDecision decision = reserve(name, model, spend);
       accountRatio(name, decision).ifPresent(ratio ->
           parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
+      if (!fallback) {
+        queue(name, model, decision);
+      }
       if (!decision.allowed()) {
         breaker.releasePermission();
         lastDenial = decision;
@@ -221,6 +234,62 @@ public final class Call<R> {
     return exhausted();
   }
 
+  /**
+   * Under {@code on-limit: wait}, whether this call must let the calls before it in a line of its
+   * charges go first: it waits in one, behind another, or a line it would join holds calls.
+   */
+  private boolean mustWaitItsTurn(String provider, Optional<String> model) {
+    if (!waitsInLine()) {
+      return false;
+    }
+    if (deadlineNanos - System.nanoTime() <= WaitLines.TURN_CHECK.toNanos()) {
+      // its wait runs out: one last try, answered as it would be without a line
+      return false;
+    }
+    if (waitingIn != null) {
+      return !parts.waitLines.isFirst(waitingIn, this);
+    }
+    for (Charge charge : parts.charges(provider, model, tenant)) {
+      String line = WaitLines.line(charge.subject(), priorityClass.orElse(""));
+      if (parts.waitLines.anyIn(line)) {
+        waitingIn = line;
+        parts.waitLines.join(line, this);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * After a reserve on the addressed provider: admitted, the call leaves its line; refused, it
+   * joins the line of the subject that refused it, when it will wait.
+   */
+  private void queue(String provider, Optional<String> model, JointDecision decision) {
+    if (decision.allowed()) {
+      leaveLine();
+    } else if (waitingIn == null && waitsInLine()) {
+      decision.denial().ifPresent(denial -> {
+        int index = decision.decisions().indexOf(denial);
+        List<Charge> charges = parts.charges(provider, model, tenant);
+        if (index >= 0 && index < charges.size()) {
+          waitingIn = WaitLines.line(charges.get(index).subject(), priorityClass.orElse(""));
+          parts.waitLines.join(waitingIn, this);
+        }
+      });
+    }
+  }
+
+  private boolean waitsInLine() {
+    return mayPause && parts.waitsWhenLimited() && (replayable || attempts == 0);
+  }
+
+  private void leaveLine() {
+    if (waitingIn != null) {
+      parts.waitLines.leave(waitingIn, this);
+      waitingIn = null;
+    }
+  }
+
   /** Every candidate was tried or skipped. */
   private Step<R> exhausted() {
     Duration left = Duration.ofNanos(deadlineNanos - System.nanoTime());
@@ -235,9 +304,15 @@ public final class Call<R> {
       earliestRetry = null;
       lastDenial = null;
       candidates = order().iterator();
-      trace.waiting(wait);
+      if (checkingTurn) {
+        trace.waitingItsTurn(wait);
+      } else {
+        trace.waiting(wait);
+      }
+      checkingTurn = false;
       return new Step.Wait<>(wait);
     }
+    leaveLine();
     if (heldFailure != null) {
       finish(Decisions.UPSTREAM_ERROR, heldProvider, false);
       return done(new CallResult.Forwarded<>(heldProvider, heldFailure, UsageObserver.none(), attempts));
@@ -336,6 +411,7 @@ public final class Call<R> {
 
   /** Something other than I/O went wrong in the front end: give everything back. */
   public void abandon() {
+    leaveLine();
     trace.abandoned();
     if (current != null) {
       parts.limiter.releaseAll(current.decision);
@@ -434,6 +510,7 @@ public final class Call<R> {
   }
 
   private void fail(IOException error) {
+    leaveLine();
     trace.failed(error);
     report(Decisions.ERROR, addressed.name());
   }
@@ -449,6 +526,7 @@ public final class Call<R> {
   }
 
   private Step<R> done(CallResult<R> result) {
+    leaveLine();
     return new Step.Done<>(result);
   }
 

@@ -97,6 +97,9 @@ class CallTrace {
 
   void waiting(Duration wait) {}
 
+  /** A wait for its turn in a line ({@link WaitLines}): counted in the wait, not an event each. */
+  void waitingItsTurn(Duration wait) {}
+
   /**
    * The call's answer is known.
    *
@@ -237,6 +240,11 @@ class CallTrace {
       long millis = wait.toMillis();
       waitedMillis += millis;
       span.addEvent(TelemetryNames.WAIT_EVENT, Attributes.of(WAIT_MS, millis));
+    }
+
+    @Override
+    void waitingItsTurn(Duration wait) {
+      waitedMillis += wait.toMillis();
     }
 
     @Override

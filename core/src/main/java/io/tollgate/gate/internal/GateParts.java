@@ -58,6 +58,8 @@ public final class GateParts {
   final Pricing pricing;
   /** What the status page shows of this gate's calls and requests. */
   final Activity activity;
+  /** The calls waiting for room under {@code on-limit: wait}, first come, first served. */
+  final WaitLines waitLines = new WaitLines();
   private final Map<ProviderApi, LlmProtocol> protocols = new EnumMap<>(ProviderApi.class);
   /**
    * Each provider's account, its limits and its models': its subject hashed once, not on every
