@@ -48,6 +48,7 @@ final class ConfigBinder {
   private static TollgateConfig tollgate(Section s) {
     TollgateConfig.Builder b = TollgateConfig.builder();
     s.bind("mode", text -> Values.oneOf(Mode.class, text), b::mode);
+    s.bind("canary-percent", Values::intNumber, b::canaryPercent);
     s.bind("on-limit", text -> Values.oneOf(OnLimit.class, text), b::onLimit);
     s.bind("max-wait", Durations::parse, b::maxWait);
     s.bind("strict", Values::bool, b::strict);

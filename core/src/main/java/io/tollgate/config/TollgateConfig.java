@@ -37,6 +37,7 @@ public final class TollgateConfig {
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private final Mode mode;
+  private final int canaryPercent;
   private final OnLimit onLimit;
   private final Duration maxWait;
   private final boolean strict;
@@ -54,6 +55,7 @@ public final class TollgateConfig {
 
   private TollgateConfig(Builder builder) {
     this.mode = builder.mode;
+    this.canaryPercent = Math.max(builder.canaryPercent, 0);
     this.onLimit = builder.onLimit;
     this.maxWait = builder.maxWait;
     this.strict = builder.strict;
@@ -88,9 +90,23 @@ public final class TollgateConfig {
     return new Builder();
   }
 
-  /** {@code mode}: {@code enforce}, {@code shadow} (decide and report, never block) or {@code off}; default {@code enforce}. */
+  /**
+   * {@code mode}: {@code enforce}, {@code shadow} (decide and report, never block), {@code
+   * advisory} (shadow, and inbound clients are told), {@code canary} (enforce for {@code
+   * canary-percent} of the tenants) or {@code off}; default {@code enforce}.
+   */
   public Mode mode() {
     return mode;
+  }
+
+  /** {@code canary-percent}: under {@code mode: canary}, the share of tenants enforced, 0 to 100. */
+  public int canaryPercent() {
+    return canaryPercent;
+  }
+
+  /** The mode and its canary share, as configured (a live override may replace them). */
+  public ModeSetting modeSetting() {
+    return new ModeSetting(mode, canaryPercent);
   }
 
   /**
@@ -187,6 +203,7 @@ public final class TollgateConfig {
   public boolean equals(Object o) {
     return o instanceof TollgateConfig other
         && mode == other.mode
+        && canaryPercent == other.canaryPercent
         && onLimit == other.onLimit
         && maxWait.equals(other.maxWait)
         && strict == other.strict
@@ -211,7 +228,7 @@ public final class TollgateConfig {
   /** Every setting, API keys and Redis passwords masked: safe to log at start-up. */
   @Override
   public String toString() {
-    return ROOT + "{mode=" + Values.name(mode)
+    return ROOT + "{mode=" + modeSetting()
         + ", on-limit=" + Values.name(onLimit)
         + ", max-wait=" + Durations.format(maxWait)
         + ", strict=" + strict
@@ -232,6 +249,7 @@ public final class TollgateConfig {
    */
   public static final class Builder {
     private Mode mode = DEFAULT_MODE;
+    private int canaryPercent = -1;
     private OnLimit onLimit = DEFAULT_ON_LIMIT;
     private Duration maxWait = DEFAULT_MAX_WAIT;
     private boolean strict = DEFAULT_STRICT;
@@ -254,6 +272,16 @@ public final class TollgateConfig {
         throw new ConfigException(ROOT + ".prices", "has an entry without a model name");
       }
       prices.put(model, Objects.requireNonNull(price, "price"));
+      return this;
+    }
+
+    /** Under {@code mode: canary}, the share of tenants enforced, 0 to 100. */
+    public Builder canaryPercent(int canaryPercent) {
+      if (canaryPercent < 0 || canaryPercent > 100) {
+        throw new ConfigException(ROOT + ".canary-percent", "must be between 0 and 100, was "
+            + canaryPercent);
+      }
+      this.canaryPercent = canaryPercent;
       return this;
     }
 
@@ -353,6 +381,14 @@ public final class TollgateConfig {
      * fallback chain loops back, and that no two providers share a base URL.
      */
     public TollgateConfig build() {
+      if (mode == Mode.CANARY && canaryPercent < 0) {
+        throw new ConfigException(ROOT + ".canary-percent", "is required with mode: canary: the"
+            + " share of tenants enforced, 0 to 100");
+      }
+      if (mode != Mode.CANARY && canaryPercent >= 0) {
+        throw new ConfigException(ROOT + ".canary-percent", "is read only with mode: canary, and"
+            + " the mode is " + Values.name(mode));
+      }
       Map<URI, String> byBaseUrl = new HashMap<>();
       for (ProviderConfig provider : providers.values()) {
         String key = ROOT + ".providers." + provider.name();

@@ -2,6 +2,7 @@ package io.tollgate.gate;
 
 import io.tollgate.config.Limiters;
 import io.tollgate.config.Mode;
+import io.tollgate.config.ModeSetting;
 import io.tollgate.config.ProviderConfig;
 import io.tollgate.config.RedisConfig;
 import io.tollgate.config.TollgateConfig;
@@ -111,7 +112,7 @@ public final class Gate implements AutoCloseable {
 
   /** The provider a call to {@code url} is for, or empty when Tollgate leaves it alone. */
   public Optional<ProviderConfig> providerFor(URI url) {
-    if (parts.config().mode() == Mode.OFF) {
+    if (parts.mode() == Mode.OFF) {
       return Optional.empty();
     }
     return matcher.match(url);
@@ -127,7 +128,7 @@ public final class Gate implements AutoCloseable {
 
   /** True when some provider lives on {@code host}: the cheapest first filter for the agent. */
   public boolean watchesHost(String host) {
-    return parts.config().mode() != Mode.OFF && matcher.knowsHost(host);
+    return parts.mode() != Mode.OFF && matcher.knowsHost(host);
   }
 
   /**
@@ -266,7 +267,7 @@ public final class Gate implements AutoCloseable {
    */
   public Admission admitInbound(InboundRequest request) throws IOException {
     Objects.requireNonNull(request, "request");
-    if (parts.config().mode() == Mode.OFF) {
+    if (parts.mode() == Mode.OFF) {
       return InboundGate.passThrough();
     }
     if (inbound == null) {
@@ -497,6 +498,11 @@ public final class Gate implements AutoCloseable {
    */
   public Overrides overrides() {
     return parts.overrides();
+  }
+
+  /** The mode in force: one set live ({@link #overrides()}), else the configuration's. */
+  public ModeSetting mode() {
+    return parts.modeSetting();
   }
 
   /** The instances sharing this gate's Redis (this one alone without Redis): for the status page. */

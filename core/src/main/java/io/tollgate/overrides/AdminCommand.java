@@ -38,6 +38,8 @@ public final class AdminCommand {
         providers remove NAME
         models set PROVIDER MODEL --LIMIT-KEY VALUE...
         models remove PROVIDER MODEL
+        mode set MODE [--canary-percent N]      enforce, shadow, advisory, canary or off, live
+        mode remove                             back to the configuration's mode
         list                                    the overrides in force
         audit [--last N]                        the latest changes, newest first (default 20)
       LIMIT-KEY: any key of a limits: section (requests-per-minute, tokens-per-day, usd-per-day...)
@@ -119,6 +121,15 @@ public final class AdminCommand {
       throw new IllegalArgumentException(noun + " takes set or remove");
     }
     String verb = words.get(1);
+    if (noun.equals("mode") && verb.equals("set")) {
+      // mode set canary --canary-percent 25: the mode is a word, its share a key
+      if (words.size() != 3) {
+        throw new IllegalArgumentException("mode set takes one mode: enforce, shadow, advisory,"
+            + " canary or off");
+      }
+      args.limits.put("mode", words.get(2));
+      words = words.subList(0, 2);
+    }
     OverrideTarget target = target(noun, words.subList(2, words.size()));
     switch (verb) {
       case "set" -> {
@@ -143,6 +154,12 @@ public final class AdminCommand {
     return switch (noun) {
       case "tenants", "tenant" -> OverrideTarget.tenant(one(noun, names));
       case "providers", "provider" -> OverrideTarget.provider(one(noun, names));
+      case "mode" -> {
+        if (!names.isEmpty()) {
+          throw new IllegalArgumentException("mode remove takes no more words");
+        }
+        yield OverrideTarget.mode();
+      }
       case "models", "model" -> {
         if (names.size() != 2) {
           throw new IllegalArgumentException("models takes PROVIDER MODEL");

@@ -20,7 +20,7 @@ public record OverrideTarget(Kind kind, String name, String model) {
   static final String TENANT_SCOPE = "tenant";
 
   /** What an override applies to. */
-  public enum Kind { TENANT, PROVIDER, MODEL }
+  public enum Kind { TENANT, PROVIDER, MODEL, MODE }
 
   public OverrideTarget {
     Objects.requireNonNull(kind, "kind");
@@ -38,6 +38,11 @@ public record OverrideTarget(Kind kind, String name, String model) {
 
   public static OverrideTarget tenant(String id) {
     return new OverrideTarget(Kind.TENANT, id, "");
+  }
+
+  /** The mode of every instance ({@code mode}, {@code canary-percent}). */
+  public static OverrideTarget mode() {
+    return new OverrideTarget(Kind.MODE, "mode", "");
   }
 
   public static OverrideTarget provider(String name) {
@@ -60,8 +65,12 @@ public record OverrideTarget(Kind kind, String name, String model) {
       case TENANT -> "tenant:" + tenantField(tenants(config), name);
       case PROVIDER -> "provider:" + knownProvider(config);
       case MODEL -> "model:" + knownProvider(config) + "/" + model;
+      case MODE -> MODE_FIELD;
     };
   }
+
+  /** Where the mode set at runtime is kept. */
+  static final String MODE_FIELD = "mode";
 
   /** The hash part of a tenant's field, as the gate computes it for a call. */
   static String tenantField(TenantsConfig tenants, String tenant) {
@@ -75,6 +84,7 @@ public record OverrideTarget(Kind kind, String name, String model) {
       case TENANT -> TollgateConfig.ROOT + ".tenants.overrides." + name;
       case PROVIDER -> TollgateConfig.ROOT + ".providers." + name + ".limits";
       case MODEL -> TollgateConfig.ROOT + ".providers." + name + ".models." + model;
+      case MODE -> TollgateConfig.ROOT;
     };
   }
 
@@ -84,6 +94,7 @@ public record OverrideTarget(Kind kind, String name, String model) {
       case TENANT -> "tenant " + name;
       case PROVIDER -> "provider " + name;
       case MODEL -> "model " + name + "/" + model;
+      case MODE -> "mode";
     };
   }
 

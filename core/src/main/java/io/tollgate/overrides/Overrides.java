@@ -2,6 +2,7 @@ package io.tollgate.overrides;
 
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.LimitsConfig;
+import io.tollgate.config.ModeSetting;
 import io.tollgate.config.TenantIdRule;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
@@ -42,7 +43,7 @@ public final class Overrides implements AutoCloseable {
   private final TollgateConfig config;
   private final boolean shared;
   private final List<Consumer<LiveOverrides>> listeners = new CopyOnWriteArrayList<>();
-  private volatile Snapshot current = new Snapshot(LiveOverrides.NONE, Map.of());
+  private volatile Snapshot current = new Snapshot(LiveOverrides.NONE, Map.of(), null);
   private ScheduledExecutorService polls;
 
   /**
@@ -75,6 +76,11 @@ public final class Overrides implements AutoCloseable {
   /** The overrides in force on this instance. */
   public LiveOverrides current() {
     return current.live;
+  }
+
+  /** The mode set at runtime, when one is in force: it replaces the configuration's. */
+  public Optional<ModeSetting> mode() {
+    return Optional.ofNullable(current.mode);
   }
 
   /** The limits the override at {@code field} sets, when there is one in force. */
@@ -112,12 +118,18 @@ public final class Overrides implements AutoCloseable {
    */
   public OverrideChange set(OverrideTarget target, Map<String, String> limits, String by) {
     String field = field(target);
-    LimitsConfig parsed = LimitsConfig.parse(target.configPath(), limits);
-    if (parsed.isEmpty()) {
-      throw new ConfigException(target.configPath(), "sets no limit: give at least one key such as"
-          + " requests-per-minute; to drop the override, remove it");
+    Map<String, String> checked;
+    if (target.kind() == OverrideTarget.Kind.MODE) {
+      checked = ModeSetting.parse(limits).texts();
+    } else {
+      LimitsConfig parsed = LimitsConfig.parse(target.configPath(), limits);
+      if (parsed.isEmpty()) {
+        throw new ConfigException(target.configPath(), "sets no limit: give at least one key such"
+            + " as requests-per-minute; to drop the override, remove it");
+      }
+      checked = parsed.texts();
     }
-    OverrideChange change = store.set(field, target.label(), parsed.texts(), author(by));
+    OverrideChange change = store.set(field, target.label(), checked, author(by));
     refresh();
     return change;
   }
@@ -187,8 +199,13 @@ public final class Overrides implements AutoCloseable {
       return;
     }
     Map<String, LimitsConfig> parsed = new HashMap<>();
+    ModeSetting mode = null;
     for (OverrideEntry entry : live.entries().values()) {
       try {
+        if (entry.field().equals(OverrideTarget.MODE_FIELD)) {
+          mode = ModeSetting.parse(entry.limits());
+          continue;
+        }
         parsed.put(entry.field(), LimitsConfig.parse(TollgateConfig.ROOT + ".overrides ("
             + entry.label() + ")", entry.limits()));
       } catch (ConfigException e) {
@@ -197,11 +214,11 @@ public final class Overrides implements AutoCloseable {
             + e.getMessage());
       }
     }
-    current = new Snapshot(live, parsed);
+    current = new Snapshot(live, parsed, mode);
     LOG.log(Level.INFO, "live overrides at version " + live.version() + ": "
         + live.entries().size() + " in force");
     listeners.forEach(listener -> listener.accept(live));
   }
 
-  private record Snapshot(LiveOverrides live, Map<String, LimitsConfig> parsed) {}
+  private record Snapshot(LiveOverrides live, Map<String, LimitsConfig> parsed, ModeSetting mode) {}
 }

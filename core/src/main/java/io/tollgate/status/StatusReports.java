@@ -97,7 +97,7 @@ public final class StatusReports {
           event.model()));
     }
     boolean degraded = gate.limiter() instanceof LimiterHealth health && health.isDegraded();
-    return new StatusReport(now, TollgateVersion.current(), name(gate.config().mode()),
+    return new StatusReport(now, TollgateVersion.current(), gate.mode().toString(),
         gate.config().redis().isPresent() ? "redis" : "in-memory", degraded, providers, limits,
         tenants, fleet, decisions);
   }

@@ -103,7 +103,7 @@ class EnvironmentOverridesTest {
   @Test
   void aBadOverrideValueNamesTheKey() {
     assertThatThrownBy(() -> example(Map.of("TOLLGATE_MODE", "bogus")))
-        .hasMessage("tollgate.mode must be one of enforce, shadow, off, was bogus");
+        .hasMessage("tollgate.mode must be one of enforce, shadow, advisory, canary, off, was bogus");
   }
 
   @Test

@@ -104,7 +104,7 @@ class PropertiesFormTest {
   @Test
   void modeFalseFromAYaml11ParserGetsAHint() {
     assertThatThrownBy(() -> Loaders.properties(Map.of("tollgate.mode", "false")))
-        .hasMessage("tollgate.mode must be one of enforce, shadow, off (an unquoted off can reach us as"
+        .hasMessage("tollgate.mode must be one of enforce, shadow, advisory, canary, off (an unquoted off can reach us as"
             + " false: write it 'off'), was false");
   }
 

@@ -30,9 +30,9 @@ class ValidationTest {
     return Stream.of(
         // top level
         arguments("tollgate:\n  mode: bogus\n",
-            "tollgate.mode must be one of enforce, shadow, off, was bogus"),
+            "tollgate.mode must be one of enforce, shadow, advisory, canary, off, was bogus"),
         arguments("tollgate:\n  mode: ENFORCE\n",
-            "tollgate.mode must be one of enforce, shadow, off, was ENFORCE"),
+            "tollgate.mode must be one of enforce, shadow, advisory, canary, off, was ENFORCE"),
         arguments("tollgate:\n  on-limit: queue\n",
             "tollgate.on-limit must be one of reject, wait, was queue"),
         arguments("tollgate:\n  max-wait: -1s\n",

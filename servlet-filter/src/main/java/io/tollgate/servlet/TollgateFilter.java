@@ -201,6 +201,8 @@ public final class TollgateFilter implements Filter {
     if (!admission.settles()) { // a tenant without limits, or one shadow mode would have refused
       // a request that was charged goes on through the wrapper, which holds what was read of its body
       ServletRequest served = admission.decision().isPresent() ? held.request() : req;
+      // advisory mode: what enforcing would have answered, as headers on the response served
+      admission.limitHeaders().forEach(field -> response.setHeader(field.name(), field.value()));
       try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = admission.makeCurrent()) {
         chain.doFilter(served, res);
       } finally {

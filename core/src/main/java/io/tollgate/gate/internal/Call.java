@@ -59,6 +59,8 @@ public final class Call<R> {
   /** Its priority class (empty without {@code priority}) and the share of every limit it may use. */
   private final Optional<String> priorityClass;
   private final double share;
+  /** The mode this call is decided in: under canary, its tenant's. */
+  private final Mode mode;
   private final boolean replayable;
   /** False for a driver whose thread must not sleep: no limit waits, no switch-over jitter. */
   private final boolean mayPause;
@@ -104,11 +106,12 @@ public final class Call<R> {
         : protocol.readRequestPrefix(request.uri().getRawPath(), request.body(), streamedLength(),
             parts.defaultMaxOutput());
     this.deadlineNanos = System.nanoTime() + parts.maxWait().toNanos();
+    this.mode = parts.modeFor(tenant);
     this.priorityClass = parts.priorityClass(
         parts.priorityHeader().flatMap(name -> request.headers().first(name)), tenant);
     this.share = parts.share(priorityClass);
     this.trace = CallTrace.start(parts.telemetry, addressed, llm.modelOrDeployment(), tenant,
-        parts::tenantHash, estimate(), parts.mode() == Mode.SHADOW);
+        parts::tenantHash, estimate(), !mode.blocks());
   }
 
   /**
@@ -124,7 +127,7 @@ public final class Call<R> {
       long startNanos, Optional<String> model) {}
 
   public Step<R> start() {
-    if (parts.mode() == Mode.SHADOW) {
+    if (!mode.blocks()) {
       return shadow();
     }
     candidates = order().iterator();

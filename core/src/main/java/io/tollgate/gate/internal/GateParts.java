@@ -2,6 +2,7 @@ package io.tollgate.gate.internal;
 
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.Mode;
+import io.tollgate.config.ModeSetting;
 import io.tollgate.config.OnLimit;
 import io.tollgate.config.PriorityConfig;
 import io.tollgate.config.ProviderConfig;
@@ -191,8 +192,19 @@ public final class GateParts {
     return config.providers().get(name);
   }
 
-  Mode mode() {
-    return config.mode();
+  /** The mode as set: the configuration's, or the one a live override set. */
+  public Mode mode() {
+    return modeSetting().mode();
+  }
+
+  /** The mode and its canary share in force: a live override's, else the configuration's. */
+  public ModeSetting modeSetting() {
+    return overrides.mode().orElseGet(config::modeSetting);
+  }
+
+  /** The mode of a call charged to {@code tenant}: under canary, enforce or shadow by tenant. */
+  Mode modeFor(Optional<String> tenant) {
+    return modeSetting().forTenant(tenant);
   }
 
   boolean waitsWhenLimited() {

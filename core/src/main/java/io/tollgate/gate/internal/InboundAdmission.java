@@ -72,6 +72,12 @@ final class InboundAdmission implements Admission {
     return new InboundAdmission(null, tenant, decision, List.of(), trace, null);
   }
 
+  /** As {@link #served(String, Decision, InboundTrace)}, with headers for the client (advisory). */
+  static Admission served(String tenant, Decision decision, List<Headers.Field> headers,
+      InboundTrace trace) {
+    return new InboundAdmission(null, tenant, decision, headers, trace, null);
+  }
+
   /** Admitted with a reservation to settle. */
   static Admission admitted(String tenant, Decision decision, List<Headers.Field> limitHeaders,
       InboundTrace trace, Settling settling) {

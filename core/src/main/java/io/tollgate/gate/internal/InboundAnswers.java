@@ -51,6 +51,20 @@ final class InboundAnswers {
     return List.copyOf(fields);
   }
 
+  /** The header that tells a client, in advisory mode, that enforcing would have refused it. */
+  static final String ADVISORY_HEADER = "Tollgate-Advisory";
+
+  /**
+   * What an advisory-mode client is shown of a request enforcing would refuse: the rate-limit
+   * headers of the refusal, and {@code Tollgate-Advisory} naming the limit.
+   */
+  static List<Headers.Field> advisoryHeaders(LlmProtocol protocol, Decision decision, long tokens) {
+    List<Headers.Field> fields = new ArrayList<>(limitHeaders(protocol, decision, tokens));
+    fields.add(new Headers.Field(ADVISORY_HEADER, "would-refuse; retry-after="
+        + Math.max(1, (decision.retryAfter().toMillis() + 999) / 1000)));
+    return List.copyOf(fields);
+  }
+
   /** A request that names no tenant, where {@code source} says it should have. */
   static SyntheticResponse missingTenant(TenantSource source) {
     return switch (source.kind()) {

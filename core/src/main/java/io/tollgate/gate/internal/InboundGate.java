@@ -85,20 +85,20 @@ public final class InboundGate {
 
   /** See {@link io.tollgate.gate.Gate#admitInbound}. */
   public Admission admit(InboundRequest request) throws IOException {
-    Mode mode = parts.mode();
-    if (mode == Mode.OFF) {
+    if (parts.mode() == Mode.OFF) {
       return passThrough();
     }
     if (request.tenant().isEmpty()) {
-      return refuseTenant(mode, Decisions.MISSING_TENANT,
+      return refuseTenant(parts.modeFor(Optional.empty()), Decisions.MISSING_TENANT,
           missingAnswers.computeIfAbsent(request.tenantSource(), InboundAnswers::missingTenant));
     }
     if (!TenantIdRule.isValid(request.tenant().get())) {
       // the id is neither answered, logged nor traced: it may be a forged log line or 10 KB
-      return refuseTenant(mode, Decisions.INVALID_TENANT,
+      return refuseTenant(parts.modeFor(Optional.empty()), Decisions.INVALID_TENANT,
           invalidAnswers.computeIfAbsent(request.tenantSource(), InboundAnswers::invalidTenant));
     }
     String tenant = tenants.normalize(request.tenant().get());
+    Mode mode = parts.modeFor(Optional.of(tenant));
     if (tenants.knownOnly() && !parts.isKnownTenant(tenant)) {
       return refuseTenant(mode, Decisions.UNKNOWN_TENANT, InboundAnswers.unknownTenant());
     }
@@ -110,7 +110,7 @@ public final class InboundGate {
     InboundTrace trace = InboundTrace.start(parts.telemetry, mode, tenants, tenant);
     if (limits == null) { // this tenant is not limited: only bound, for its outbound calls
       trace.unlimited();
-      report(mode == Mode.SHADOW ? Decisions.SHADOW_ALLOWED : Decisions.ALLOWED, tenant, null, null,
+      report(!mode.blocks() ? Decisions.SHADOW_ALLOWED : Decisions.ALLOWED, tenant, null, null,
           false, null);
       return InboundAdmission.served(tenant, null, trace);
     }
@@ -125,8 +125,8 @@ public final class InboundGate {
   /** A request charged to nobody: refused with {@code answer}, or in shadow mode passed on unbound. */
   private Admission refuseTenant(Mode mode, String decision, SyntheticResponse answer) {
     InboundTrace.refusedTenant(parts.telemetry, mode, decision);
-    report(mode == Mode.SHADOW ? Decisions.SHADOW_DENIED : decision, null, null, null, false, null);
-    return mode == Mode.SHADOW ? InboundAdmission.unbound() : InboundAdmission.refused(answer, null, null);
+    report(!mode.blocks() ? Decisions.SHADOW_DENIED : decision, null, null, null, false, null);
+    return !mode.blocks() ? InboundAdmission.unbound() : InboundAdmission.refused(answer, null, null);
   }
 
   private Admission limited(InboundRequest request, Mode mode, String tenant, Limits limits,
@@ -157,11 +157,13 @@ public final class InboundGate {
         return InboundAdmission.refused(refusal, tenant, decision);
       }
       reportShadowRefusal(subject, decision, tokens);
-      return InboundAdmission.served(tenant, decision, trace);
+      // advisory: the client is told what enforcing would have answered, and served
+      return InboundAdmission.served(tenant, decision, mode == Mode.ADVISORY
+          ? InboundAnswers.advisoryHeaders(protocol, decision, tokens) : List.of(), trace);
     }
     LongSupplier readSoFar = llmRequest != null && !body.lengthDeclared() && !body.isWhole()
         ? body::knownLength : null;
-    List<Headers.Field> headers = mode == Mode.ENFORCE
+    List<Headers.Field> headers = mode == Mode.ENFORCE || mode == Mode.ADVISORY
         ? InboundAnswers.limitHeaders(protocol, decision, tokens)
         : List.of(); // shadow: the client sees what it would see without Tollgate
     return InboundAdmission.admitted(tenant, decision, headers, trace,
@@ -170,7 +172,7 @@ public final class InboundGate {
   }
 
   private static String decisionName(Mode mode, boolean allowed) {
-    if (mode == Mode.SHADOW) {
+    if (!mode.blocks()) {
       return allowed ? Decisions.SHADOW_ALLOWED : Decisions.SHADOW_DENIED;
     }
     return allowed ? Decisions.ALLOWED : Decisions.DENIED;
@@ -230,7 +232,7 @@ public final class InboundGate {
     }
     long more = unloggedShadowRefusals.getAndSet(0);
     RateLimitNotice notice = InboundAnswers.notice(decision, tokens);
-    LOG.log(Level.INFO, "shadow mode: a request of " + subject + " would have been refused on "
+    LOG.log(Level.INFO, "shadow or advisory mode: a request of " + subject + " would have been refused on "
         + notice.limitedBy().label() + (notice.neverFits() ? " (it can never fit)" : "")
         + (more > 0 ? " (" + more + " more refusals since the last report)" : ""));
   }

@@ -48,6 +48,11 @@ class InboundTrace {
   private InboundTrace() {}
 
   /** A request whose tenant is known, about to be charged. */
+  /** {@code enforce}, {@code shadow} or {@code advisory}: what the span says of a decision. */
+  static String modeName(Mode mode) {
+    return mode.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
   static InboundTrace start(Telemetry telemetry, Mode mode, TenantsConfig tenants, String tenant) {
     Instruments instruments = telemetry.instruments();
     return instruments == null ? NONE : new Recording(instruments, mode,
@@ -61,11 +66,11 @@ class InboundTrace {
   static void refusedTenant(Telemetry telemetry, Mode mode, String reason) {
     Instruments instruments = telemetry.instruments();
     if (instruments != null) {
-      String decision = mode != Mode.SHADOW ? reason
+      String decision = mode.blocks() ? reason
           : reason.equals(Decisions.MISSING_TENANT) ? Decisions.SHADOW_ALLOWED : Decisions.SHADOW_DENIED;
       Span span = instruments.tracer().spanBuilder(TelemetryNames.INBOUND_SPAN)
           .setSpanKind(SpanKind.INTERNAL)
-          .setAttribute(MODE, mode == Mode.SHADOW ? "shadow" : "enforce")
+          .setAttribute(MODE, modeName(mode))
           .setAttribute(DECISION, decision)
           .startSpan();
       span.end();
@@ -103,7 +108,7 @@ class InboundTrace {
       this.mode = mode;
       this.span = instruments.tracer().spanBuilder(TelemetryNames.INBOUND_SPAN)
           .setSpanKind(SpanKind.INTERNAL)
-          .setAttribute(MODE, mode == Mode.SHADOW ? "shadow" : "enforce")
+          .setAttribute(MODE, modeName(mode))
           .setAttribute(TENANT_HASH, tenantHash)
           .startSpan();
       this.context = Context.current().with(span);
@@ -119,7 +124,7 @@ class InboundTrace {
 
     @Override
     void decided(Decision decision, long tokens, long nanos) {
-      String outcome = mode == Mode.SHADOW
+      String outcome = !mode.blocks()
           ? (decision.allowed() ? Decisions.SHADOW_ALLOWED : Decisions.SHADOW_DENIED)
           : (decision.allowed() ? Decisions.ALLOWED : Decisions.DENIED);
       span.setAttribute(DECISION, outcome);

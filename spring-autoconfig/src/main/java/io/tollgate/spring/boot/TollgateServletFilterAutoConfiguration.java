@@ -83,7 +83,13 @@ public class TollgateServletFilterAutoConfiguration {
     }
     String tenant = "principal".equals(filter.getTenantFrom()) ? "the authenticated user"
         : config.tenants().map(TollgateServletFilterAutoConfiguration::tenantSource).orElse("nowhere");
-    return "Tollgate filter" + (config.mode() == Mode.SHADOW ? " (shadow mode, refuses nothing)" : "") + ": "
+    String mode = switch (config.mode()) {
+      case SHADOW -> " (shadow mode, refuses nothing)";
+      case ADVISORY -> " (advisory mode, refuses nothing, tells the clients)";
+      case CANARY -> " (canary: " + config.canaryPercent() + " % of the tenants enforced)";
+      default -> "";
+    };
+    return "Tollgate filter" + mode + ": "
         + scope.describe() + "; tenant from " + tenant + " (missing: " + filter.getMissingTenant() + ")";
   }
 
