@@ -121,6 +121,7 @@ final class ConfigBinder {
           capacity -> b.limit(key, capacity));
     }
     s.bind("algorithm", LimitsConfig::parseAlgorithm, b::algorithm);
+    s.bind("on-failure", text -> Values.oneOf(FailurePolicy.class, text), b::onFailure);
     LeasesConfig leases = leases(s.section("leases"));
     if (leases != null) {
       s.apply(() -> b.leases(leases));

@@ -2,6 +2,7 @@ package io.tollgate.config;
 
 import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.Dimension;
+import io.tollgate.limiter.FailurePolicy;
 import io.tollgate.limiter.Limit;
 import io.tollgate.limiter.Limits;
 import io.tollgate.llm.Prices;
@@ -31,24 +32,31 @@ public final class LimitsConfig {
   public static final Algorithm DEFAULT_ALGORITHM = Algorithm.TOKEN_BUCKET;
 
   private static final LimitsConfig NONE =
-      new LimitsConfig(new EnumMap<>(LimitKey.class), null, null);
+      new LimitsConfig(new EnumMap<>(LimitKey.class), null, null, null);
 
   private final Map<LimitKey, Long> values;
   /** Null when not written: an override that does not name one keeps its base's algorithm. */
   private final Algorithm algorithm;
   /** Null when not written: not leased, or (in an override) the base's leases. */
   private final LeasesConfig leases;
+  /** Null when not written: {@code redis.on-failure} decides (or, in an override, the base's). */
+  private final FailurePolicy onFailure;
   /** Null when there is no limit. Built here, so a value the limiter cannot count fails at load. */
   private final Limits limits;
 
-  private LimitsConfig(EnumMap<LimitKey, Long> values, Algorithm algorithm, LeasesConfig leases) {
+  private LimitsConfig(EnumMap<LimitKey, Long> values, Algorithm algorithm, LeasesConfig leases,
+      FailurePolicy onFailure) {
     this.values = Collections.unmodifiableMap(new EnumMap<>(values));
     this.algorithm = algorithm;
     this.leases = leases;
+    this.onFailure = onFailure;
     List<Limit> all = new ArrayList<>(values.size());
     values.forEach((key, capacity) -> all.add(limit(key, capacity, algorithm())));
     Limits built = all.isEmpty() ? null : Limits.of(all);
-    this.limits = built != null && leases != null ? built.withLeases(leases.toPolicy()) : built;
+    if (built != null && leases != null) {
+      built = built.withLeases(leases.toPolicy());
+    }
+    this.limits = built != null && onFailure != null ? built.withOnFailure(onFailure) : built;
   }
 
   private static Limit limit(LimitKey key, long capacity, Algorithm algorithm) {
@@ -183,7 +191,18 @@ public final class LimitsConfig {
     if (algorithm != null) {
       texts.put("algorithm", Values.name(algorithm));
     }
+    if (onFailure != null) {
+      texts.put("on-failure", Values.name(onFailure));
+    }
     return texts;
+  }
+
+  /**
+   * {@code on-failure}: what these limits decide while Redis cannot answer ({@code fail-open} or
+   * {@code fail-closed}); empty: {@code redis.on-failure}'s.
+   */
+  public Optional<FailurePolicy> onFailure() {
+    return Optional.ofNullable(onFailure);
   }
 
   /** True when no limit is set: nothing to enforce. */
@@ -201,7 +220,8 @@ public final class LimitsConfig {
     merged.putAll(override.values);
     Algorithm mergedAlgorithm = override.algorithm != null ? override.algorithm : algorithm;
     LeasesConfig mergedLeases = override.leases != null ? override.leases : leases;
-    return new LimitsConfig(merged, mergedAlgorithm, mergedLeases);
+    FailurePolicy mergedOnFailure = override.onFailure != null ? override.onFailure : onFailure;
+    return new LimitsConfig(merged, mergedAlgorithm, mergedLeases, mergedOnFailure);
   }
 
   /**
@@ -226,12 +246,13 @@ public final class LimitsConfig {
     return o instanceof LimitsConfig other
         && values.equals(other.values)
         && algorithm == other.algorithm
-        && Objects.equals(leases, other.leases);
+        && Objects.equals(leases, other.leases)
+        && onFailure == other.onFailure;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(values, algorithm, leases);
+    return Objects.hash(values, algorithm, leases, onFailure);
   }
 
   @Override
@@ -245,6 +266,9 @@ public final class LimitsConfig {
     if (leases != null) {
       text.add("leases=" + leases);
     }
+    if (onFailure != null) {
+      text.add("on-failure=" + Values.name(onFailure));
+    }
     return text.toString();
   }
 
@@ -253,6 +277,7 @@ public final class LimitsConfig {
     private final EnumMap<LimitKey, Long> values = new EnumMap<>(LimitKey.class);
     private Algorithm algorithm;
     private LeasesConfig leases;
+    private FailurePolicy onFailure;
 
     private Builder() {}
 
@@ -320,6 +345,12 @@ public final class LimitsConfig {
       return this;
     }
 
+    /** What these limits decide while Redis cannot answer, over {@code redis.on-failure}. */
+    public Builder onFailure(FailurePolicy onFailure) {
+      this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+      return this;
+    }
+
     Builder limit(LimitKey key, long capacity) {
       if (capacity <= 0) {
         throw new ConfigException(key.key, "must be > 0, was " + capacity);
@@ -330,8 +361,8 @@ public final class LimitsConfig {
 
     /** The limits; {@link LimitsConfig#none()} when none was set. */
     public LimitsConfig build() {
-      return values.isEmpty() && algorithm == null && leases == null
-          ? NONE : new LimitsConfig(values, algorithm, leases);
+      return values.isEmpty() && algorithm == null && leases == null && onFailure == null
+          ? NONE : new LimitsConfig(values, algorithm, leases, onFailure);
     }
   }
 }

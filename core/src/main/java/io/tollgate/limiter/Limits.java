@@ -16,10 +16,16 @@ public final class Limits {
   private final List<Limit> all;
   /** Null when decisions are not leased (the default). */
   private final LeasePolicy leases;
+  /** Null: the limiter's own policy decides while the shared backend cannot answer. */
+  private final FailurePolicy onFailure;
   /** Cached: leased subjects look their lease up by these limits on every call. */
   private final int hash;
 
   private Limits(List<Limit> all, LeasePolicy leases) {
+    this(all, leases, null);
+  }
+
+  private Limits(List<Limit> all, LeasePolicy leases, FailurePolicy onFailure) {
     if (all.isEmpty()) {
       throw new IllegalArgumentException("at least one limit is needed");
     }
@@ -35,7 +41,9 @@ public final class Limits {
     this.all = List.copyOf(all);
     // a lease grants requests and tokens only: spend is charged on the shared state every call
     this.leases = capacity(Dimension.SPEND) >= 0 ? null : leases;
-    this.hash = this.all.hashCode() * 31 + Objects.hashCode(this.leases);
+    this.onFailure = onFailure;
+    this.hash = (this.all.hashCode() * 31 + Objects.hashCode(this.leases)) * 31
+        + Objects.hashCode(onFailure);
   }
 
   public static Limits of(Limit... limits) {
@@ -53,7 +61,11 @@ public final class Limits {
   public Limits and(Limits more) {
     List<Limit> joined = new ArrayList<>(all);
     joined.addAll(more.all);
-    return new Limits(joined, leases != null ? leases : more.leases);
+    // while Redis is down, the stricter of the two sets' policies
+    FailurePolicy joinedOnFailure = onFailure == FailurePolicy.FAIL_CLOSED
+        || more.onFailure == FailurePolicy.FAIL_CLOSED ? FailurePolicy.FAIL_CLOSED
+        : onFailure != null ? onFailure : more.onFailure;
+    return new Limits(joined, leases != null ? leases : more.leases, joinedOnFailure);
   }
 
   /** Every limit, each in {@code group} ({@link Limit#inGroup}). */
@@ -62,7 +74,7 @@ public final class Limits {
     for (Limit limit : all) {
       grouped.add(limit.inGroup(group));
     }
-    return new Limits(grouped, leases);
+    return new Limits(grouped, leases, onFailure);
   }
 
   public List<Limit> all() {
@@ -85,7 +97,20 @@ public final class Limits {
    * a one-JVM limiter is local already and ignores them.
    */
   public Limits withLeases(LeasePolicy leases) {
-    return new Limits(all, Objects.requireNonNull(leases, "leases"));
+    return new Limits(all, Objects.requireNonNull(leases, "leases"), onFailure);
+  }
+
+  /**
+   * These limits, decided by {@code onFailure} while the shared backend cannot answer, whatever
+   * the limiter's own policy ({@code on-failure} of a limits section).
+   */
+  public Limits withOnFailure(FailurePolicy onFailure) {
+    return new Limits(all, leases, Objects.requireNonNull(onFailure, "onFailure"));
+  }
+
+  /** What these limits decide while the shared backend cannot answer, when they say. */
+  public Optional<FailurePolicy> onFailure() {
+    return Optional.ofNullable(onFailure);
   }
 
   /** How decisions on these limits are leased, if they are. */
@@ -117,13 +142,13 @@ public final class Limits {
     for (Limit limit : all) {
       shared.add(limit.sharing(share));
     }
-    return new Limits(shared, leases);
+    return new Limits(shared, leases, onFailure);
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof Limits other && hash == other.hash && all.equals(other.all)
-        && Objects.equals(leases, other.leases);
+        && Objects.equals(leases, other.leases) && onFailure == other.onFailure;
   }
 
   @Override

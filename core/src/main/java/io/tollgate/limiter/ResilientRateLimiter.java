@@ -133,7 +133,7 @@ final class ResilientRateLimiter implements RateLimiter, LimiterHealth {
 
   private Decision degraded(Subject subject, Limits limits, long requests, long tokens,
       long spend) {
-    if (policy == FailurePolicy.FAIL_OPEN) {
+    if (limits.onFailure().orElse(policy) == FailurePolicy.FAIL_OPEN) {
       Decision decision = local.reserve(subject, limits.scaled(localShare), requests, tokens, spend);
       return new Decision(decision.outcome(), decision.limits(), decision.retryAfter(), true,
           decision.reservation());

@@ -144,6 +144,9 @@ final class TollgateConfigMapper {
     if (p.getAlgorithm() != null) {
       b.algorithm(p.getAlgorithm());
     }
+    if (p.getOnFailure() != null) {
+      b.onFailure(p.getOnFailure());
+    }
     if (p.getLeases() != null) {
       TollgateProperties.Leases leases = p.getLeases();
       b.leases(under("leases", () -> LeasesConfig.builder()

@@ -487,6 +487,9 @@ public class TollgateProperties {
     /** token-bucket (continuous refill, bursts up to the capacity; the default) or sliding-window. */
     private Algorithm algorithm;
 
+    /** What these limits decide while Redis cannot answer: fail-open or fail-closed. Not set: tollgate.redis.on-failure. */
+    private FailurePolicy onFailure;
+
     /** Local permit leases for a hot subject (Redis only). Absent: every decision asks Redis. */
     private Leases leases;
 
@@ -584,6 +587,14 @@ public class TollgateProperties {
 
     public void setAlgorithm(Algorithm algorithm) {
       this.algorithm = algorithm;
+    }
+
+    public FailurePolicy getOnFailure() {
+      return onFailure;
+    }
+
+    public void setOnFailure(FailurePolicy onFailure) {
+      this.onFailure = onFailure;
     }
   }
 
