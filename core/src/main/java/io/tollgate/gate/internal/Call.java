@@ -56,6 +56,8 @@ public final class Call<R> {
   /** The body past what Tollgate holds, or null when it holds the whole body. */
   private final StreamedBody streamed;
   private final Optional<String> tenant;
+  /** The user inside {@link #tenant}, charged with it when users are limited. */
+  private final Optional<String> user;
   private final boolean replayable;
   /** False for a driver whose thread must not sleep: no limit waits, no switch-over jitter. */
   private final boolean mayPause;
@@ -77,14 +79,18 @@ public final class Call<R> {
   private Charge tenantCharge;
   /** The limit that refused the call last, for the status page. */
   private String deniedBy;
+  /** True when that limit was the user's: the refusal says so. */
+  private boolean deniedForUser;
   private boolean degraded;
 
   public Call(GateParts parts, OutboundRequest request, ProviderConfig addressed,
-      Optional<String> tenant, boolean replayable, boolean mayPause, ResponseView<R> view) {
+      Optional<String> tenant, Optional<String> user, boolean replayable, boolean mayPause,
+      ResponseView<R> view) {
     this.parts = parts;
     this.request = request;
     this.addressed = addressed;
     this.tenant = tenant;
+    this.user = user;
     this.replayable = replayable;
     this.mayPause = mayPause;
     this.view = view;
@@ -244,9 +250,10 @@ public final class Call<R> {
     if (lastDenial != null) {
       Decision denial = lastDenial.denial().orElseThrow();
       finish(Decisions.DENIED, addressed.name(), false);
+      RateLimitNotice notice = RateLimitNotice.from(denial, estimate(), lastDenialSpend,
+          llm.modelOrDeployment().orElse(null));
       return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticRateLimit(
-          RateLimitNotice.from(denial, estimate(), lastDenialSpend,
-              llm.modelOrDeployment().orElse(null))), attempts));
+          deniedForUser ? notice.forHolder("user") : notice), attempts));
     }
     finish(Decisions.UNAVAILABLE, addressed.name(), false);
     return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticUnavailable(
@@ -386,7 +393,7 @@ public final class Call<R> {
    * {@code provider} sending {@code model} is charged to.
    */
   private JointDecision reserve(String provider, Optional<String> model, long spend) {
-    List<Charge> charges = parts.charges(provider, model, tenant);
+    List<Charge> charges = parts.charges(provider, model, tenant, user);
     long start = System.nanoTime();
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate(), spend);
     trace.limiterDecided(provider, decision, charges, estimate(), spend, System.nanoTime() - start);
@@ -397,7 +404,9 @@ public final class Call<R> {
     }
     decision.denial().ifPresent(denial -> {
       int index = decision.decisions().indexOf(denial);
-      deniedBy = DeniedLimit.name(charges.get(index).subject().scope(), denial, estimate(), spend);
+      String scope = charges.get(index).subject().scope();
+      deniedBy = DeniedLimit.name(scope, denial, estimate(), spend);
+      deniedForUser = scope.equals(GateParts.USER_SCOPE);
     });
     return decision;
   }

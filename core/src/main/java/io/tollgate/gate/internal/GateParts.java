@@ -8,6 +8,7 @@ import io.tollgate.config.TollgateConfig;
 import io.tollgate.gate.Activity;
 import io.tollgate.limiter.BoundedSubjects;
 import io.tollgate.limiter.Charge;
+import io.tollgate.limiter.Limits;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
@@ -35,6 +36,8 @@ public final class GateParts {
 
   /** The scope of the tenants' outbound charges. */
   public static final String TENANT_SCOPE = "tenant";
+  /** The scope of the outbound charges of users inside tenants ({@code tenants.user-limits}). */
+  public static final String USER_SCOPE = "user";
 
   final TollgateConfig config;
   /** What calls are charged on: the limiter given, its tenants bounded ({@code tenants.max-tracked}). */
@@ -42,6 +45,8 @@ public final class GateParts {
   private final RateLimiter given;
   /** Null when calls are not charged to tenants. */
   private final TenantsConfig tenants;
+  /** Null when users are not limited. */
+  private final Limits userLimits;
   final ProviderBreakers breakers;
   final HealthBoard health;
   final CrossOriginHeaders crossOrigin;
@@ -63,11 +68,9 @@ public final class GateParts {
     this.pricing = new Pricing(config);
     this.given = limiter;
     this.tenants = config.tenants().orElse(null);
-    this.limiter = tenants == null ? limiter : BoundedSubjects.builder(limiter, TENANT_SCOPE)
-        .maxTracked(tenants.maxTracked())
-        .pinned(tenants.knownTenants().stream()
-            .map(id -> tenants.subject(TENANT_SCOPE, id)).collect(Collectors.toSet()))
-        .build();
+    this.limiter = tenants == null ? limiter : bounded(limiter, tenants);
+    this.userLimits = tenants == null || tenants.userLimits().isEmpty() ? null
+        : tenants.userLimits().toLimits();
     this.breakers = breakers;
     this.activity = new Activity(config.providers().keySet(), clock);
     breakers.onStateTransition(activity::transition);
@@ -82,6 +85,18 @@ public final class GateParts {
     for (ProviderConfig provider : config.providers().values()) {
       providerCharges.put(provider.name(), new ProviderCharges(provider));
     }
+  }
+
+  /** {@code limiter} charging at most {@code tenants.max-tracked} tenants, and users, on their own. */
+  private static RateLimiter bounded(RateLimiter limiter, TenantsConfig tenants) {
+    RateLimiter bounded = BoundedSubjects.builder(limiter, TENANT_SCOPE)
+        .maxTracked(tenants.maxTracked())
+        .pinned(tenants.knownTenants().stream()
+            .map(id -> tenants.subject(TENANT_SCOPE, id)).collect(Collectors.toSet()))
+        .build();
+    // user ids come from clients as tenant ids do: a flood of them is bounded alike
+    return tenants.userHeader().isEmpty() ? bounded
+        : BoundedSubjects.builder(bounded, USER_SCOPE).maxTracked(tenants.maxTracked()).build();
   }
 
   public TollgateConfig config() {
@@ -165,6 +180,25 @@ public final class GateParts {
         charges.add(new Charge(tenants.subject(TENANT_SCOPE, tenant.get()), limits.toLimits()));
       }
     }
+    return charges;
+  }
+
+  /**
+   * As {@link #charges(String, Optional, Optional)}, and the user inside the tenant when one is
+   * bound and users are limited, all reserved as one decision. The user goes before its tenant:
+   * where subjects are reserved in turn (in memory, a Redis Cluster), a call its user refuses then
+   * never holds the tenant's room for a moment, so it cannot crowd out another user's call.
+   */
+  List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant,
+      Optional<String> user) {
+    List<Charge> charges = charges(provider, model, tenant);
+    if (userLimits == null || tenant.isEmpty() || user.isEmpty()) {
+      return charges;
+    }
+    Charge userCharge = new Charge(tenants.userSubject(USER_SCOPE, tenant.get(), user.get()), userLimits);
+    int last = charges.size() - 1;
+    boolean tenantCharged = last >= 0 && charges.get(last).subject().scope().equals(TENANT_SCOPE);
+    charges.add(tenantCharged ? last : charges.size(), userCharge);
     return charges;
   }
 
