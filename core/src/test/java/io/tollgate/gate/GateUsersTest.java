@@ -13,6 +13,9 @@ import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.LimitProbe;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.SyntheticResponse;
+import io.tollgate.telemetry.TelemetryCapture;
+import io.tollgate.telemetry.TelemetryNames;
+import io.tollgate.telemetry.TollgateAttributes;
 import io.tollgate.testkit.llm.MockLlmServer;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
@@ -328,6 +331,26 @@ class GateUsersTest {
       assertThat(requestsLeft(gate, tenants.userSubject("user", "acme", "bob"), tenants.userLimits())).isZero();
       assertThat(requestsLeft(gate, Subject.of("provider", "openai"),
           config.providers().get("openai").limits())).isEqualTo(995);
+    }
+  }
+
+  @Test
+  void spansNameTheUsersLimitAndNeverTheUsersId() throws Exception {
+    TollgateConfig config = config(LimitBackends.MEMORY, "requests-per-day: 10", "requests-per-day: 1");
+    try (TelemetryCapture capture = new TelemetryCapture();
+        Gate gate = Gate.builder(config).openTelemetry(capture.sdk()).build()) {
+      assertThat(admit(gate, "acme", "bob-the-user").status()).isEqualTo(200);
+      assertThat(admit(gate, "acme", "bob-the-user").status()).isEqualTo(429);
+      assertThat(callAs(gate, "acme", "bob-the-user").status()).isEqualTo(200);
+      assertThat(callAs(gate, "acme", "bob-the-user").status()).isEqualTo(429);
+
+      assertThat(capture.spans(TelemetryNames.INBOUND_SPAN))
+          .extracting(span -> span.getAttributes().get(TollgateAttributes.LIMIT))
+          .containsExactly(null, "inbound-user:requests-per-day");
+      assertThat(capture.spans(TelemetryNames.CALL_SPAN))
+          .extracting(span -> span.getAttributes().get(TollgateAttributes.LIMIT))
+          .containsExactly(null, "user:requests-per-day");
+      assertThat(capture.everyAttributeValue()).noneMatch(value -> value.contains("bob-the-user"));
     }
   }
 

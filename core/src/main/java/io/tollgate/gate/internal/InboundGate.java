@@ -184,16 +184,17 @@ public final class InboundGate {
     long start = System.nanoTime();
     JointDecision joint = usersBounded.reserveAll(charges, 1, tokens, spend);
     Decision decision = oneOf(joint);
-    trace.decided(decision, tokens, System.nanoTime() - start);
     Charge refusedOn = joint.allowed() ? null : charges.get(joint.decisions().size() - 1);
+    String scope = refusedOn == null ? InboundRequest.SCOPE : refusedOn.subject().scope();
+    trace.decided(decision, scope, tokens, System.nanoTime() - start);
     Charge last = charges.get(charges.size() - 1);
     Charge tenantCharge = last.subject().scope().equals(InboundRequest.SCOPE) ? last : null;
     report(decisionName(mode, decision.allowed()), tenant, tenantCharge,
-        refusedOn == null ? null : DeniedLimit.name(refusedOn.subject().scope(), decision, tokens, spend),
+        refusedOn == null ? null : DeniedLimit.name(scope, decision, tokens, spend),
         decision.degraded(), llmRequest == null ? null
             : llmRequest.modelOrDeployment().map(TollgateAttributes::fromOutside).orElse(null));
     if (!decision.allowed()) {
-      boolean forUser = refusedOn.subject().scope().equals(InboundRequest.USER_SCOPE);
+      boolean forUser = scope.equals(InboundRequest.USER_SCOPE);
       if (mode == Mode.ENFORCE) {
         SyntheticResponse refusal = InboundAnswers.refusal(protocol, decision, tokens, spend, forUser);
         trace.ended(refusal.status()); // before the client can see the answer
