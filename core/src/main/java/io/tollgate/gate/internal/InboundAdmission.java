@@ -175,15 +175,24 @@ final class InboundAdmission implements Admission {
         : asRead().estimate().totalTokens();
     long tokens = tokensToSettle(usage, status, failure != null, settling.bodiless, estimate);
     long spend = spendToSettle(usage, status, failure != null, settling.bodiless);
-    List<Settlement> settlements = new ArrayList<>(settling.reservations.size());
-    settling.reservations.forEach(reserved -> settlements.add(new Settlement(reserved, tokens, spend)));
     try {
-      settling.limiter.settleEach(settlements); // a user's and its tenant's in one go
+      settleReservations(tokens, spend);
     } catch (RuntimeException e) {
       // The response is gone already; the reservations keep their estimate charged.
       LOG.log(Level.WARNING, "settling " + settling.reservations + " with " + tokens + " tokens failed", e);
     }
     trace.settled(usage, tokens, status, failure);
+  }
+
+  /** A tenant's reservation alone as before users; a user's and its tenant's in one go. */
+  private void settleReservations(long tokens, long spend) {
+    if (settling.reservations.size() == 1) {
+      settling.limiter.settle(settling.reserved(), tokens, spend);
+      return;
+    }
+    List<Settlement> settlements = new ArrayList<>(settling.reservations.size());
+    settling.reservations.forEach(reserved -> settlements.add(new Settlement(reserved, tokens, spend)));
+    settling.limiter.settleEach(settlements);
   }
 
   /**

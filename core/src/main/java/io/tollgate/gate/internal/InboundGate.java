@@ -182,7 +182,7 @@ public final class InboundGate {
 
     trace.estimated(llmRequest, tokens);
     long start = System.nanoTime();
-    JointDecision joint = usersBounded.reserveAll(charges, 1, tokens, spend);
+    JointDecision joint = reserve(charges, tokens, spend);
     Decision decision = oneOf(joint);
     Charge refusedOn = joint.allowed() ? null : charges.get(joint.decisions().size() - 1);
     String scope = refusedOn == null ? InboundRequest.SCOPE : refusedOn.subject().scope();
@@ -211,6 +211,19 @@ public final class InboundGate {
     return InboundAdmission.admitted(tenant, user, decision, headers, trace,
         new InboundAdmission.Settling(usersBounded, joint.reservations(), protocol,
             llmRequest, countsTokens || countsSpend, request.bodiless(), readSoFar, parts.pricing));
+  }
+
+  /**
+   * One request, {@code tokens} and {@code spend} on every charge, all or none. A tenant alone is
+   * one reserve, as it was before users: a limiter that decorates {@code reserve} still sees it.
+   */
+  private JointDecision reserve(List<Charge> charges, long tokens, long spend) {
+    if (charges.size() == 1) {
+      Charge only = charges.get(0);
+      Decision decision = usersBounded.reserve(only.subject(), only.limits(), 1, tokens, spend);
+      return new JointDecision(List.of(decision));
+    }
+    return usersBounded.reserveAll(charges, 1, tokens, spend);
   }
 
   private static boolean counts(List<Charge> charges, Dimension dimension) {
