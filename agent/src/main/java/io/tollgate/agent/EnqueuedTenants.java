@@ -7,16 +7,20 @@ import java.util.Optional;
 import java.util.WeakHashMap;
 
 /**
- * The tenant bound ({@link Tenants#bind}) on the thread that handed an asynchronous call to its
- * client (OkHttp's {@code enqueue}), kept for the client's thread that later runs it: the call is
- * charged to the tenant that made it, not to whoever the dispatcher thread serves. Keyed by the
- * client's call object, weakly: a call cancelled before it ran leaves nothing behind.
+ * The tenant (and the user inside it) bound ({@link Tenants#bind}) on the thread that handed an
+ * asynchronous call to its client (OkHttp's {@code enqueue}), kept for the client's thread that
+ * later runs it: the call is charged to the tenant that made it, not to whoever the dispatcher
+ * thread serves. Keyed by the client's call object, weakly: a call cancelled before it ran leaves
+ * nothing behind.
  */
 public final class EnqueuedTenants {
 
-  private static final Map<Object, String> BY_CALL =
+  private static final Map<Object, Bound> BY_CALL =
       Collections.synchronizedMap(new WeakHashMap<>());
   private static final Tenants.Scope NOTHING_BOUND = () -> { };
+
+  /** @param user null when the tenant was bound alone */
+  private record Bound(String tenant, String user) {}
 
   private EnqueuedTenants() {}
 
@@ -29,7 +33,7 @@ public final class EnqueuedTenants {
     AgentGates.gate();
     Optional<String> tenant = Tenants.current();
     if (tenant.isPresent()) {
-      BY_CALL.put(call, tenant.get());
+      BY_CALL.put(call, new Bound(tenant.get(), Tenants.currentUser().orElse(null)));
     }
   }
 
@@ -38,7 +42,7 @@ public final class EnqueuedTenants {
    * (once: the entry is taken); nothing when there was none.
    */
   public static Tenants.Scope bindFor(Object call) {
-    String tenant = BY_CALL.remove(call);
-    return tenant == null ? NOTHING_BOUND : Tenants.bind(tenant);
+    Bound bound = BY_CALL.remove(call);
+    return bound == null ? NOTHING_BOUND : Tenants.bind(bound.tenant(), bound.user());
   }
 }

@@ -82,6 +82,15 @@ class AgentGatesTest {
   }
 
   @Test
+  void theUserTheAppBindsIsTheBridgesToo() {
+    try (Tenants.Scope bob = Tenants.bind("acme", "bob")) {
+      assertThat(TollgateBridge.TENANT.get()).isEqualTo("acme");
+      assertThat(TollgateBridge.USER.get()).isEqualTo("bob");
+    }
+    assertThat(TollgateBridge.USER.get()).isNull();
+  }
+
+  @Test
   void isEmptyUntilInstalled() {
     assertThat(AgentGates.gate()).isNull();
   }

@@ -153,6 +153,8 @@ final class ConfigBinder {
       LimitsConfig limits = limits(override);
       s.apply(() -> b.override(tenant, limits));
     });
+    s.bindText("user-header", b::userHeader);
+    b.userLimits(limits(s.section("user-limits")));
     s.finish();
     return s.isPresent() ? s.build(b::build) : null;
   }

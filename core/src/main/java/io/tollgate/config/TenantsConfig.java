@@ -19,8 +19,13 @@ import java.util.regex.Pattern;
  * (exactly one of the two); every tenant gets {@link #limits()}, with {@link #overrides()} replacing
  * some of them for named tenants ({@link #limitsFor(String)}).
  *
+ * <p>With {@link #userHeader()}, a request may also name a user inside its tenant, who gets
+ * {@link #userLimits()} on top of the tenant's: both are charged together, so a user never spends
+ * more than its tenant has.
+ *
  * <p>It also says how an id becomes a subject: folded to lower case first when
- * {@link #caseInsensitive()}, hashed with {@link #hashKey()} when one is set ({@link #subject}).
+ * {@link #caseInsensitive()}, hashed with {@link #hashKey()} when one is set ({@link #subject},
+ * {@link #userSubject}).
  */
 public final class TenantsConfig {
 
@@ -35,6 +40,8 @@ public final class TenantsConfig {
   private final String apiKeyHeader;
   private final LimitsConfig limits;
   private final Map<String, LimitsConfig> overrides;
+  private final String userHeader;
+  private final LimitsConfig userLimits;
   private final boolean caseInsensitive;
   private final boolean knownOnly;
   private final int maxTracked;
@@ -49,6 +56,8 @@ public final class TenantsConfig {
     this.apiKeyHeader = builder.apiKeyHeader;
     this.limits = builder.limits;
     this.overrides = Collections.unmodifiableMap(new LinkedHashMap<>(builder.overrides));
+    this.userHeader = builder.userHeader;
+    this.userLimits = builder.userLimits;
     this.caseInsensitive = builder.caseInsensitive;
     this.knownOnly = builder.knownOnly;
     this.maxTracked = builder.maxTracked;
@@ -91,9 +100,25 @@ public final class TenantsConfig {
   }
 
   /**
-   * {@code case-insensitive}: true folds every tenant id (and the ids of {@link #overrides()}) to
-   * lower case ({@code Locale.ROOT}) before it is looked up or hashed, so {@code ACME} is
-   * {@code acme}. Default false: ids are taken as sent.
+   * {@code user-header}: the request header whose value names a user inside the tenant; empty when
+   * users are not limited. Set exactly when {@link #userLimits()} is.
+   */
+  public Optional<String> userHeader() {
+    return Optional.ofNullable(userHeader);
+  }
+
+  /**
+   * {@code user-limits}: what each user of a tenant may spend, charged together with the tenant's
+   * own limits; {@link LimitsConfig#none()} when users are not limited.
+   */
+  public LimitsConfig userLimits() {
+    return userLimits;
+  }
+
+  /**
+   * {@code case-insensitive}: true folds every tenant id (and the ids of {@link #overrides()}) and
+   * every user id to lower case ({@code Locale.ROOT}) before it is looked up or hashed, so {@code
+   * ACME} is {@code acme}. Default false: ids are taken as sent.
    */
   public boolean caseInsensitive() {
     return caseInsensitive;
@@ -126,7 +151,10 @@ public final class TenantsConfig {
     return Optional.ofNullable(hashKey);
   }
 
-  /** {@code id} as it is looked up and hashed: folded to lower case when {@link #caseInsensitive()}. */
+  /**
+   * A tenant or user {@code id} as it is looked up and hashed: folded to lower case when {@link
+   * #caseInsensitive()}.
+   */
   public String normalize(String id) {
     return caseInsensitive ? id.toLowerCase(Locale.ROOT) : id;
   }
@@ -149,7 +177,21 @@ public final class TenantsConfig {
 
   /** The subject that charges {@code tenant} in {@code scope}: its normalized id, hashed with {@link #hashKey()} when set. */
   public Subject subject(String scope, String tenant) {
+    return hashed(scope, normalize(tenant));
+  }
+
+  /**
+   * The subject that charges {@code user} of {@code tenant} in {@code scope}: one id made of both,
+   * so that {@code bob} of one tenant and {@code bob} of another are two subjects, hashed as
+   * {@link #subject} hashes. The tenant's length leads, so that no two pairs make the same id
+   * whatever characters an id bound by the app's own code holds.
+   */
+  public Subject userSubject(String scope, String tenant, String user) {
     String id = normalize(tenant);
+    return hashed(scope, id.length() + ":" + id + ":" + normalize(user));
+  }
+
+  private Subject hashed(String scope, String id) {
     return subjectKey == null ? Subject.of(scope, id) : Subject.keyed(scope, id, subjectKey);
   }
 
@@ -160,6 +202,8 @@ public final class TenantsConfig {
         && Objects.equals(apiKeyHeader, other.apiKeyHeader)
         && limits.equals(other.limits)
         && overrides.equals(other.overrides)
+        && Objects.equals(userHeader, other.userHeader)
+        && userLimits.equals(other.userLimits)
         && caseInsensitive == other.caseInsensitive
         && knownOnly == other.knownOnly
         && maxTracked == other.maxTracked
@@ -168,8 +212,8 @@ public final class TenantsConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(header, apiKeyHeader, limits, overrides, caseInsensitive, knownOnly, maxTracked,
-        hashKey);
+    return Objects.hash(header, apiKeyHeader, limits, overrides, userHeader, userLimits, caseInsensitive,
+        knownOnly, maxTracked, hashKey);
   }
 
   @Override
@@ -177,18 +221,24 @@ public final class TenantsConfig {
     return "{" + (header != null ? "header=" + header : "api-key-header=" + apiKeyHeader)
         + (limits.isEmpty() ? "" : ", limits=" + limits)
         + (overrides.isEmpty() ? "" : ", overrides=" + overrides)
+        + (userHeader == null ? "" : ", user-header=" + userHeader + ", user-limits=" + userLimits)
         + (caseInsensitive ? ", case-insensitive=true" : "")
         + (knownOnly ? ", known-only=true" : "")
         + (maxTracked == DEFAULT_MAX_TRACKED ? "" : ", max-tracked=" + maxTracked)
         + (hashKey == null ? "" : ", hash-key=" + Secret.MASK) + "}";
   }
 
-  /** Collects the section; {@link #build()} requires exactly one of header and api-key-header. */
+  /**
+   * Collects the section; {@link #build()} requires exactly one of header and api-key-header, and
+   * user-header and user-limits together or neither.
+   */
   public static final class Builder {
     private String header;
     private String apiKeyHeader;
     private LimitsConfig limits = LimitsConfig.none();
     private final Map<String, LimitsConfig> overrides = new LinkedHashMap<>();
+    private String userHeader;
+    private LimitsConfig userLimits = LimitsConfig.none();
     private boolean caseInsensitive = DEFAULT_CASE_INSENSITIVE;
     private boolean knownOnly = DEFAULT_KNOWN_ONLY;
     private int maxTracked = DEFAULT_MAX_TRACKED;
@@ -203,6 +253,18 @@ public final class TenantsConfig {
 
     public Builder apiKeyHeader(String apiKeyHeader) {
       this.apiKeyHeader = headerName("api-key-header", apiKeyHeader);
+      return this;
+    }
+
+    /** The header naming a user inside the tenant; requires {@link #userLimits}. */
+    public Builder userHeader(String userHeader) {
+      this.userHeader = headerName("user-header", userHeader);
+      return this;
+    }
+
+    /** What each user may spend, on top of its tenant's limits; requires {@link #userHeader}. */
+    public Builder userLimits(LimitsConfig userLimits) {
+      this.userLimits = Objects.requireNonNull(userLimits, "userLimits");
       return this;
     }
 
@@ -277,6 +339,7 @@ public final class TenantsConfig {
         throw new ConfigException("header",
             "or api-key-header is required when tenants is configured: it says who the tenant is");
       }
+      checkUsers();
       if (knownOnly && overrides.isEmpty()) {
         throw new ConfigException("known-only",
             "is true but overrides names no tenant, so every request would be refused");
@@ -293,6 +356,23 @@ public final class TenantsConfig {
         byId.put(id, override);
       });
       return new TenantsConfig(this, byId);
+    }
+
+    /** Users are named and limited together, by a header of their own. */
+    private void checkUsers() {
+      if (userHeader != null && userLimits.isEmpty()) {
+        throw new ConfigException("user-limits",
+            "is required when user-header is set: it says what each user may spend");
+      }
+      if (userHeader == null && !userLimits.isEmpty()) {
+        throw new ConfigException("user-header",
+            "is required when user-limits is set: it says who the user is");
+      }
+      if (userHeader != null && (userHeader.equalsIgnoreCase(header)
+          || userHeader.equalsIgnoreCase(apiKeyHeader))) {
+        throw new ConfigException("user-header",
+            "must be another header than the tenant's, was " + userHeader);
+      }
     }
 
     /** An override's id as a message shows it: printable, and cut when long. */

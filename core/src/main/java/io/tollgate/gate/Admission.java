@@ -16,10 +16,10 @@ import java.util.function.Supplier;
  *   <li>answers {@link #refusal()} when there is one, and is done (its span has ended);
  *   <li>else, with no {@link #tenant()}, serves the request as it came, unbound (shadow mode let a
  *       request with no usable tenant pass);
- *   <li>else serves it with the tenant bound ({@link Tenants}) and {@link #makeCurrent()}, the
- *       {@link #limitHeaders()} set on the response; when it {@link #settles()}, shows it each byte
- *       of the response body ({@link #onBytes}); and calls {@link #settle} once the response is
- *       complete or the request failed.
+ *   <li>else serves it with the tenant and its {@link #user()} bound ({@link Tenants}) and
+ *       {@link #makeCurrent()}, the {@link #limitHeaders()} set on the response; when it {@link
+ *       #settles()}, shows it each byte of the response body ({@link #onBytes}); and calls {@link
+ *       #settle} once the response is complete or the request failed.
  * </ol>
  */
 public interface Admission {
@@ -30,7 +30,18 @@ public interface Admission {
   /** The tenant the request is charged to and served for (also when refused for its limits). */
   Optional<String> tenant();
 
-  /** The limiter's decision, also in shadow mode; empty for a tenant without limits or refused. */
+  /**
+   * The user inside {@link #tenant()} the request is charged to and served for ({@code
+   * tenants.user-header}); empty when it names none, or users are not limited. The front end binds
+   * it with the tenant ({@link Tenants#bind(String, String)}).
+   */
+  Optional<String> user();
+
+  /**
+   * The limiter's decision, also in shadow mode; empty for a tenant without limits or refused. A
+   * request charged to a user and its tenant gets the refusing one's decision, or when admitted one
+   * that holds both one's limits (so its remaining counts are the tighter of the two).
+   */
   Optional<Decision> decision();
 
   /** The rate-limit headers of an admitted request (none in shadow mode, where nothing is shown). */

@@ -6,8 +6,8 @@ import java.util.Optional;
  * The Tollgate agent attached to this JVM, as app-side code (the servlet filter, the Spring
  * starter) sees it: through the agent's bridge, a class of JDK types only that the agent jar puts
  * on the system class path. The agent's own copy of the core is relocated and never linked by the
- * app; what must cross between the two (the tenant bound to a request, a call already gated)
- * crosses here.
+ * app; what must cross between the two (the tenant and user bound to a request, a call already
+ * gated) crosses here.
  */
 public final class AttachedAgent {
 
@@ -41,6 +41,14 @@ public final class AttachedAgent {
   /** The thread-local every copy of the core binds tenants in while an agent is attached. */
   static Optional<ThreadLocal<String>> sharedTenant() {
     return bridgeField("TENANT");
+  }
+
+  /**
+   * The thread-local every copy of the core binds the user inside a tenant in; empty under an
+   * agent whose bridge predates users, which then charges the tenant alone.
+   */
+  static Optional<ThreadLocal<String>> sharedUser() {
+    return bridgeField("USER");
   }
 
   @SuppressWarnings("unchecked")

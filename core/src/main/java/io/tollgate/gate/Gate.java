@@ -163,7 +163,8 @@ public final class Gate implements AutoCloseable {
     Call<R> call = null;
     Step<R> step;
     try {
-      call = new Call<>(parts, request, provider.get(), Tenants.current(), replayable, mayPause,
+      call = new Call<>(parts, request, provider.get(), Tenants.current(), Tenants.currentUser(),
+          replayable, mayPause,
           view(transport::status, transport::headers, transport::discard, transport::hold));
       step = call.start();
     } catch (RuntimeException e) {
@@ -201,7 +202,7 @@ public final class Gate implements AutoCloseable {
 
   /**
    * As {@link #call}, for asynchronous clients: no thread is blocked while the call waits or
-   * jitters; the tenant bound now is the one charged. The estimate and the first reserve run on
+   * jitters; the tenant (and user) bound now is the one charged. The estimate and the first reserve run on
    * the calling thread, each later step on the thread that completes the transport's future; a
    * client whose futures complete on its I/O threads calls
    * {@link #callAsync(OutboundRequest, boolean, AsyncTransport, Executor)} instead.
@@ -214,7 +215,8 @@ public final class Gate implements AutoCloseable {
     }
     AsyncCall<R> call = new AsyncCall<>(transport, null,
         failure -> admissionFailure.refuseOrRethrow(provider.get(), failure));
-    call.start(() -> newCall(request, provider.get(), Tenants.current(), replayable, transport));
+    call.start(() -> newCall(request, provider.get(), Tenants.current(), Tenants.currentUser(),
+        replayable, transport));
     return call.result;
   }
 
@@ -224,8 +226,8 @@ public final class Gate implements AutoCloseable {
    * release (a Redis round trip), and the decision on each attempt's response, which may reserve
    * on a fallback. The calling thread and the threads that complete the transport's futures (an
    * HTTP client's I/O threads, an event loop) only hand work over, so neither ever waits for
-   * Redis; waits and the switch-over jitter are scheduled onto {@code steps}. The tenant bound on
-   * the calling thread now is the one charged. The future completes on a thread of
+   * Redis; waits and the switch-over jitter are scheduled onto {@code steps}. The tenant (and
+   * user) bound on the calling thread now is the one charged. The future completes on a thread of
    * {@code steps}; a call to no provider is sent at once, from the calling thread.
    *
    * @param steps an executor whose threads may block for a limiter's round trip (bounded by its
@@ -241,10 +243,11 @@ public final class Gate implements AutoCloseable {
       return unmatched(request, transport);
     }
     Optional<String> tenant = Tenants.current();
+    Optional<String> user = Tenants.currentUser();
     AsyncCall<R> call = new AsyncCall<>(transport, steps,
         failure -> admissionFailure.refuseOrRethrow(provider.get(), failure));
     steps.execute(() -> call.start(
-        () -> newCall(request, provider.get(), tenant, replayable, transport)));
+        () -> newCall(request, provider.get(), tenant, user, replayable, transport)));
     return call.result;
   }
 
@@ -289,9 +292,9 @@ public final class Gate implements AutoCloseable {
   }
 
   private <R> Call<R> newCall(OutboundRequest request, ProviderConfig provider,
-      Optional<String> tenant, boolean replayable, AsyncTransport<R> transport) {
+      Optional<String> tenant, Optional<String> user, boolean replayable, AsyncTransport<R> transport) {
     // waits and the jitter of an async call are scheduled, never slept: it may always pause
-    return new Call<>(parts, request, provider, tenant, replayable, true,
+    return new Call<>(parts, request, provider, tenant, user, replayable, true,
         view(transport::status, transport::headers, transport::discard, transport::hold));
   }
 

@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * A request an app serves, as its front end (the servlet filter) read it, for {@link
- * Gate#admitInbound}: who it names as its tenant, where that name comes from, the API the app's
- * endpoint speaks, its path, and its body, read only when the tenant's limits count tokens.
+ * Gate#admitInbound}: who it names as its tenant (and as the user inside it), where that name
+ * comes from, the API the app's endpoint speaks, its path, and its body, read only when the
+ * limits count tokens.
  */
 public final class InboundRequest {
 
@@ -18,12 +19,18 @@ public final class InboundRequest {
    */
   public static final String SCOPE = "inbound";
   /**
+   * The limiter scope of inbound charges of a user inside its tenant ({@code tenants.user-limits}),
+   * charged together with the tenant's {@link #SCOPE}.
+   */
+  public static final String USER_SCOPE = "inbound-user";
+  /**
    * The prompt tokens charged for a body the front end does not read (not JSON, or none), on top
    * of {@code tokens.default-max-output}; the settle corrects both.
    */
   public static final long UNREAD_PROMPT_TOKENS = 128;
 
   private final Optional<String> tenant;
+  private final Optional<String> user;
   private final TenantSource tenantSource;
   private final ProviderApi api;
   private final String path;
@@ -33,6 +40,7 @@ public final class InboundRequest {
 
   private InboundRequest(Builder b) {
     this.tenant = b.tenant;
+    this.user = b.user;
     this.tenantSource = b.tenantSource;
     this.api = b.api;
     this.path = b.path;
@@ -49,6 +57,14 @@ public final class InboundRequest {
   /** The tenant id as the front end found it, not yet checked; empty when it names none. */
   public Optional<String> tenant() {
     return tenant;
+  }
+
+  /**
+   * The user inside the tenant as the front end found it ({@code tenants.user-header}), not yet
+   * checked; empty when it names none.
+   */
+  public Optional<String> user() {
+    return user;
   }
 
   public TenantSource tenantSource() {
@@ -81,6 +97,7 @@ public final class InboundRequest {
   public static final class Builder {
     private final TenantSource tenantSource;
     private Optional<String> tenant = Optional.empty();
+    private Optional<String> user = Optional.empty();
     private ProviderApi api = ProviderApi.OPENAI;
     private String path = "/";
     private boolean bodiless;
@@ -94,6 +111,12 @@ public final class InboundRequest {
     /** The tenant id found, or empty; default empty. */
     public Builder tenant(Optional<String> tenant) {
       this.tenant = Objects.requireNonNull(tenant, "tenant");
+      return this;
+    }
+
+    /** The user inside the tenant, or empty; default empty. Ignored without {@code tenants.user-header}. */
+    public Builder user(Optional<String> user) {
+      this.user = Objects.requireNonNull(user, "user");
       return this;
     }
 

@@ -25,6 +25,7 @@ public final class RateLimitNotice {
   private final Optional<String> model;
   private final OptionalLong requestedTokens;
   private final OptionalLong requestedSpend;
+  private final Optional<String> holder;
 
   private RateLimitNotice(Builder b) {
     this.limitedBy = b.limitedBy;
@@ -37,6 +38,7 @@ public final class RateLimitNotice {
     this.window = Optional.ofNullable(b.window);
     this.model = Optional.ofNullable(b.model);
     this.requestedTokens = b.requestedTokens < 0 ? OptionalLong.empty() : OptionalLong.of(b.requestedTokens);
+    this.holder = Optional.ofNullable(b.holder);
   }
 
   /** A notice of a refusal on {@code limitedBy}; fill in what is known. */
@@ -165,6 +167,27 @@ public final class RateLimitNotice {
     return requestedTokens;
   }
 
+  /**
+   * Whose limit refused, when it is not the caller's own: {@code user} for the limits of a user
+   * inside its tenant ({@code tenants.user-limits}), which the message names.
+   */
+  public Optional<String> holder() {
+    return holder;
+  }
+
+  /** This notice, for a refusal on {@code holder}'s limits ({@link #holder()}). */
+  public RateLimitNotice forHolder(String holder) {
+    Builder b = builder(limitedBy).retryAfter(retryAfter).neverFits(neverFits).holder(holder);
+    b.requests = requests.orElse(null);
+    b.tokens = tokens.orElse(null);
+    b.spend = spend.orElse(null);
+    b.window = window.orElse(null);
+    b.model = model.orElse(null);
+    b.requestedTokens = requestedTokens.orElse(-1);
+    b.requestedSpend = requestedSpend.orElse(-1);
+    return b.build();
+  }
+
   /** The figures of the refusing dimension, when known. */
   public Optional<Quota> limiting() {
     return switch (limitedBy) {
@@ -186,6 +209,7 @@ public final class RateLimitNotice {
     private String model;
     private long requestedTokens = -1;
     private long requestedSpend = -1;
+    private String holder;
 
     private Builder(Dimension limitedBy) {
       this.limitedBy = Objects.requireNonNull(limitedBy, "limitedBy");
@@ -240,6 +264,12 @@ public final class RateLimitNotice {
 
     public Builder requestedTokens(long requestedTokens) {
       this.requestedTokens = requestedTokens < 0 ? -1 : requestedTokens;
+      return this;
+    }
+
+    /** Whose limit refused ({@link RateLimitNotice#holder()}): a lower-case noun such as {@code user}. */
+    public Builder holder(String holder) {
+      this.holder = holder == null || holder.isBlank() ? null : holder;
       return this;
     }
 

@@ -23,6 +23,8 @@ public final class Decisions {
   public static final String MISSING_TENANT = "missing_tenant";
   /** Inbound: the request's tenant id broke the id rule (length, characters) and was refused. */
   public static final String INVALID_TENANT = "invalid_tenant";
+  /** Inbound: the request's user id ({@code tenants.user-header}) broke the id rule and was refused. */
+  public static final String INVALID_USER = "invalid_user";
   /** Inbound: {@code tenants.known-only} and the tenant is not listed under overrides; refused. */
   public static final String UNKNOWN_TENANT = "unknown_tenant";
 

@@ -10,6 +10,7 @@ class AttachedAgentTest {
   @Test
   void withoutAnAgentNothingGatesAndTenantsStayInTheCore() {
     assertThat(AttachedAgent.sharedTenant()).isEmpty();
+    assertThat(AttachedAgent.sharedUser()).isEmpty();
     try (Tenants.Scope sending = AttachedAgent.sendingGatedCall();
         Tenants.Scope acme = Tenants.bind("acme")) {
       assertThat(Tenants.current()).contains("acme");

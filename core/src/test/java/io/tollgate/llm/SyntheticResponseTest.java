@@ -261,6 +261,39 @@ class SyntheticResponseTest {
   }
 
   @Test
+  void aUsersLimitIsNamedAsTheUsersInEveryApiWithTheSameHeaders() {
+    RateLimitNotice user = TOKENS.forHolder("user");
+
+    assertThat(user.holder()).contains("user");
+    assertThat(openAi.syntheticRateLimit(user).headers()).isEqualTo(openAi.syntheticRateLimit(TOKENS).headers());
+    assertThat(openAi.syntheticRateLimit(user).bodyAsString()).isEqualTo("{\"error\":{"
+        + "\"message\":\"Rate limit reached for gpt-4o on the user's tokens per min (TPM): Limit 30000,"
+        + " Remaining 120, Requested 1500. Please try again in 2.4s. (Tollgate)\","
+        + "\"type\":\"tokens\",\"param\":null,\"code\":\"rate_limit_exceeded\"}}");
+    assertThat(azure.syntheticRateLimit(user).bodyAsString()).contains("\"message\":\"Requests for gpt-4o"
+        + " have exceeded the rate limit on the user's tokens per min (TPM): Limit 30000, Remaining 120,"
+        + " Requested 1500. Please retry after 3 seconds. (Tollgate)\"");
+    assertThat(anthropic.syntheticRateLimit(user).bodyAsString()).contains("\"message\":\"This request would"
+        + " exceed the rate limit for gpt-4o on the user's tokens per min (TPM): Limit 30000, Remaining 120,"
+        + " Requested 1500. Please try again in 3 seconds. (Tollgate)\"");
+  }
+
+  @Test
+  void aUsersSpentBudgetIsNamedAsTheUsers() {
+    RateLimitNotice spent = RateLimitNotice.builder(Dimension.SPEND)
+        .retryAfter(Duration.ofHours(12))
+        .spend(5_000_000, 1_200, Duration.ofHours(12))
+        .window(Duration.ofDays(1))
+        .requestedSpend(30_000)
+        .holder("user")
+        .build();
+
+    assertThat(openAi.syntheticRateLimit(spent).bodyAsString()).contains("\"message\":\"You exceeded your"
+        + " current quota: the user's spend budget of 5 USD per day (UTC) is used up (Remaining 0.0012 USD,"
+        + " Requested 0.03 USD); it starts again at 2026-05-02T00:00:00Z. (Tollgate)\"");
+  }
+
+  @Test
   void theBodyIsACopy() {
     SyntheticResponse response = openAi.syntheticUnavailable(null, "x");
     byte[] body = response.body();

@@ -26,7 +26,7 @@ import java.util.Optional;
  *
  * <p>It also starts asynchronous processing with the filter's own response, so that an app that
  * writes through {@code AsyncContext.getResponse()} on another thread is still observed, and
- * returns an {@link AsyncContext} whose tasks and listeners run with the tenant bound.
+ * returns an {@link AsyncContext} whose tasks and listeners run with the tenant (and user) bound.
  */
 final class InboundRequest extends HttpServletRequestWrapper {
 
@@ -44,6 +44,8 @@ final class InboundRequest extends HttpServletRequestWrapper {
   private ServletResponse response;
   private InboundCall call;
   private String tenant;
+  /** The user inside {@link #tenant}, or null. */
+  private String user;
   private volatile boolean asyncStartedHere;
   private TenantAsyncContext asyncContext;
 
@@ -140,10 +142,12 @@ final class InboundRequest extends HttpServletRequestWrapper {
   }
 
   /** Connects the request to the call it belongs to, for asynchronous processing. */
-  void attach(ServletResponse tappingResponse, InboundCall inboundCall, String tenantId) {
+  void attach(ServletResponse tappingResponse, InboundCall inboundCall, String tenantId,
+      String userId) {
     this.response = tappingResponse;
     this.call = inboundCall;
     this.tenant = tenantId;
+    this.user = userId;
   }
 
   /** True when the app started asynchronous processing through this wrapper. */
@@ -264,7 +268,7 @@ final class InboundRequest extends HttpServletRequestWrapper {
       return started;
     }
     started.addListener(call, this, response);
-    asyncContext = new TenantAsyncContext(started, tenant,
+    asyncContext = new TenantAsyncContext(started, tenant, user,
         servletRequest == this && servletResponse == response, call);
     return asyncContext;
   }
@@ -277,6 +281,6 @@ final class InboundRequest extends HttpServletRequestWrapper {
       return ours;
     }
     return tenant == null ? current
-        : new TenantAsyncContext(current, tenant, current.hasOriginalRequestAndResponse(), call);
+        : new TenantAsyncContext(current, tenant, user, current.hasOriginalRequestAndResponse(), call);
   }
 }

@@ -12,20 +12,24 @@ import java.io.IOException;
 
 /**
  * The app's {@link AsyncContext}: the container's, except that tasks given to {@link #start} and
- * listeners added to it run with the request's tenant bound, so LLM calls made from them are
- * charged to that tenant as on the request thread, and {@link #complete()} settles the call.
+ * listeners added to it run with the request's tenant (and user) bound, so LLM calls made from them
+ * are charged to them as on the request thread, and {@link #complete()} settles the call.
  */
 final class TenantAsyncContext implements AsyncContext {
 
   private final AsyncContext delegate;
   private final String tenant;
+  /** The user inside {@link #tenant}, or null. */
+  private final String user;
   private final boolean original;
   /** The call to settle when the app completes, or null. */
   private final InboundCall call;
 
-  TenantAsyncContext(AsyncContext delegate, String tenant, boolean original, InboundCall call) {
+  TenantAsyncContext(AsyncContext delegate, String tenant, String user, boolean original,
+      InboundCall call) {
     this.delegate = delegate;
     this.tenant = tenant;
+    this.user = user;
     this.original = original;
     this.call = call;
   }
@@ -80,7 +84,7 @@ final class TenantAsyncContext implements AsyncContext {
   @Override
   public void start(Runnable run) {
     delegate.start(() -> {
-      try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+      try (Tenants.Scope ignored = Tenants.bind(tenant, user)) {
         run.run();
       }
     });
@@ -88,12 +92,12 @@ final class TenantAsyncContext implements AsyncContext {
 
   @Override
   public void addListener(AsyncListener listener) {
-    delegate.addListener(new Bound(listener, tenant));
+    delegate.addListener(new Bound(listener, tenant, user));
   }
 
   @Override
   public void addListener(AsyncListener listener, ServletRequest request, ServletResponse response) {
-    delegate.addListener(new Bound(listener, tenant), request, response);
+    delegate.addListener(new Bound(listener, tenant, user), request, response);
   }
 
   @Override
@@ -111,33 +115,33 @@ final class TenantAsyncContext implements AsyncContext {
     return delegate.getTimeout();
   }
 
-  /** An app's listener, called with the tenant bound. */
-  private record Bound(AsyncListener listener, String tenant) implements AsyncListener {
+  /** An app's listener, called with the tenant (and user) bound. */
+  private record Bound(AsyncListener listener, String tenant, String user) implements AsyncListener {
 
     @Override
     public void onComplete(AsyncEvent event) throws IOException {
-      try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+      try (Tenants.Scope ignored = Tenants.bind(tenant, user)) {
         listener.onComplete(event);
       }
     }
 
     @Override
     public void onTimeout(AsyncEvent event) throws IOException {
-      try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+      try (Tenants.Scope ignored = Tenants.bind(tenant, user)) {
         listener.onTimeout(event);
       }
     }
 
     @Override
     public void onError(AsyncEvent event) throws IOException {
-      try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+      try (Tenants.Scope ignored = Tenants.bind(tenant, user)) {
         listener.onError(event);
       }
     }
 
     @Override
     public void onStartAsync(AsyncEvent event) throws IOException {
-      try (Tenants.Scope ignored = Tenants.bind(tenant)) {
+      try (Tenants.Scope ignored = Tenants.bind(tenant, user)) {
         listener.onStartAsync(event);
       }
     }

@@ -41,7 +41,9 @@ import java.util.function.Predicate;
  * charged one request and its estimated tokens on its tenant's limits ({@code tollgate.tenants}),
  * refused with a 429 when they have no room, and settled with the {@code usage} the app's response
  * reports. The tenant is bound to the request ({@link Tenants}) so that the LLM calls the app makes
- * while serving it are charged to the same tenant.
+ * while serving it are charged to the same tenant. With {@code tenants.user-header}, the user a
+ * request names inside its tenant is charged on {@code tenants.user-limits} together with the
+ * tenant, and bound with it.
  *
  * <p>Every rule (the tenant checks, the limits, shadow mode, refusals and rate-limit headers,
  * spans and metrics) is the {@link Gate}'s ({@link Gate#admitInbound}); the filter reads the
@@ -100,6 +102,11 @@ public final class TollgateFilter implements Filter {
   public static final String DECISION_ATTRIBUTE = "io.tollgate.servlet.decision";
   /** Request attribute: the tenant id the request is charged to (what {@link Tenants#current()} gives). */
   public static final String TENANT_ATTRIBUTE = "io.tollgate.servlet.tenant";
+  /**
+   * Request attribute: the user inside the tenant the request is charged to ({@code
+   * tenants.user-header}; what {@link Tenants#currentUser()} gives), when it names one.
+   */
+  public static final String USER_ATTRIBUTE = "io.tollgate.servlet.user";
 
   /** Null for a filter made by the container, which reads its init-params at {@link #init}. */
   private final Builder preset;
@@ -165,7 +172,8 @@ public final class TollgateFilter implements Filter {
     }
     if (request.getAttribute(TENANT_ATTRIBUTE) instanceof String charged) {
       // A later dispatch (async, forward, include, error) of a request already charged.
-      try (Tenants.Scope ignored = Tenants.bind(charged)) {
+      String user = request.getAttribute(USER_ATTRIBUTE) instanceof String named ? named : null;
+      try (Tenants.Scope ignored = Tenants.bind(charged, user)) {
         chain.doFilter(req, res);
       }
       return;
@@ -173,6 +181,7 @@ public final class TollgateFilter implements Filter {
     HeldBody held = new HeldBody(request, run.maxBufferedBody);
     Admission admission = run.gate.admitInbound(io.tollgate.gate.InboundRequest.builder(run.tenantSource)
         .tenant(run.resolver.tenantOf(request).or(run.missingTenant::defaultTenant))
+        .user(run.userOf(request))
         .api(run.api)
         .path(request.getRequestURI())
         .bodiless("GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod())
@@ -182,6 +191,7 @@ public final class TollgateFilter implements Filter {
             : Optional.ofNullable(request.getHeader(run.priorityHeader)))
         .build());
     admission.tenant().ifPresent(tenant -> request.setAttribute(TENANT_ATTRIBUTE, tenant));
+    admission.user().ifPresent(user -> request.setAttribute(USER_ATTRIBUTE, user));
     admission.decision().ifPresent(decision -> request.setAttribute(DECISION_ATTRIBUTE, decision));
     Optional<SyntheticResponse> refusal = admission.refusal();
     if (refusal.isPresent()) {
@@ -198,19 +208,20 @@ public final class TollgateFilter implements Filter {
       return;
     }
     String tenant = admission.tenant().get();
+    String user = admission.user().orElse(null);
     if (!admission.settles()) { // a tenant without limits, or one shadow mode would have refused
       // a request that was charged goes on through the wrapper, which holds what was read of its body
       ServletRequest served = admission.decision().isPresent() ? held.request() : req;
       // advisory mode: what enforcing would have answered, as headers on the response served
       admission.limitHeaders().forEach(field -> response.setHeader(field.name(), field.value()));
-      try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = admission.makeCurrent()) {
+      try (Tenants.Scope ignored = Tenants.bind(tenant, user); Scope span = admission.makeCurrent()) {
         chain.doFilter(served, res);
       } finally {
         admission.settle(response.getStatus(), null);
       }
       return;
     }
-    admitted(request, response, chain, tenant, admission, held.request());
+    admitted(request, response, chain, tenant, user, admission, held.request());
   }
 
   private static boolean hasBody(HttpServletRequest request) {
@@ -218,13 +229,13 @@ public final class TollgateFilter implements Filter {
   }
 
   private static void admitted(HttpServletRequest request, HttpServletResponse response,
-      FilterChain chain, String tenant, Admission admission, InboundRequest inbound)
+      FilterChain chain, String tenant, String user, Admission admission, InboundRequest inbound)
       throws IOException, ServletException {
     InboundCall call = new InboundCall(admission, response);
     TappingResponse tapped = new TappingResponse(response, call, admission.limitHeaders());
-    inbound.attach(tapped, call, tenant);
+    inbound.attach(tapped, call, tenant, user);
     Throwable failure = null;
-    try (Tenants.Scope ignored = Tenants.bind(tenant); Scope span = admission.makeCurrent()) {
+    try (Tenants.Scope ignored = Tenants.bind(tenant, user); Scope span = admission.makeCurrent()) {
       chain.doFilter(inbound, tapped);
     } catch (IOException | ServletException | RuntimeException | Error e) {
       failure = e;
@@ -463,6 +474,8 @@ public final class TollgateFilter implements Filter {
     final TenantResolver resolver;
     final MissingTenant missingTenant;
     final TenantSource tenantSource;
+    /** Null without {@code tenants.user-header}. */
+    final String userHeader;
     final int maxBufferedBody;
     final ProviderApi api;
     final Predicate<HttpServletRequest> skip;
@@ -486,6 +499,13 @@ public final class TollgateFilter implements Filter {
           : section.map(TenantResolver::from).orElse(request -> Optional.empty());
       this.tenantSource = tenantSource(b.tenantResolver, section);
       this.priorityHeader = b.config.priority().flatMap(PriorityConfig::header).orElse(null);
+      this.userHeader = section.flatMap(TenantsConfig::userHeader).orElse(null);
+    }
+
+    /** The user the request names inside its tenant: {@code tenants.user-header}'s value, blank or absent none. */
+    Optional<String> userOf(HttpServletRequest request) {
+      String user = userHeader == null ? null : request.getHeader(userHeader);
+      return user == null || user.isBlank() ? Optional.empty() : Optional.of(user);
     }
 
     /** Where the tenant id comes from, as the gate's answers name it. */

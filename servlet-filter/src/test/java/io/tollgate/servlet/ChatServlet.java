@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * An LLM-backed endpoint answering like OpenAI's chat completions: JSON with {@code usage} (from
  * {@code x-test-usage}), none with {@code x-test-no-usage}, the status of {@code x-test-status},
- * through the writer or, with {@code x-test-write: stream}, the output stream.
+ * through the writer or, with {@code x-test-write: stream}, the output stream. It shows the tenant
+ * bound in {@code x-tenant}, and the user bound inside it in {@code x-user}.
  */
 public class ChatServlet extends HttpServlet {
 
@@ -19,6 +20,7 @@ public class ChatServlet extends HttpServlet {
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     req.getInputStream().readAllBytes();
     resp.setHeader("x-tenant", ChatAnswers.tenantHeader());
+    io.tollgate.gate.Tenants.currentUser().ifPresent(user -> resp.setHeader("x-user", user));
     Object decision = req.getAttribute(TollgateFilter.DECISION_ATTRIBUTE);
     resp.setHeader("x-test-decision",
         decision instanceof Decision d ? d.outcome().toString() : "(none)");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.ProviderApi;
 import io.tollgate.llm.TokenCounter;
@@ -529,6 +530,56 @@ abstract class FilterContract {
     // 59 tokens at 300 a day come back in 59 × 288 s (Redis time: 16991 if a second went by).
     assertThat(header(refused, "retry-after")).isIn("16992", "16991");
     assertThat(json(refused.body()).at("/error/type").asText()).isEqualTo("tokens");
+  }
+
+  /** A request to the {@code tollgate-nested} filter (users inside tenants) as {@code user}, or none. */
+  HttpResponse<String> nested(String tenant, String user) {
+    HttpRequest.Builder request = Http.json(container.uri("/nested" + CHAT), CHAT_BODY).header("X-Tenant-Id", tenant);
+    if (user != null) {
+      request.header("X-User-Id", user);
+    }
+    return Http.send(request);
+  }
+
+  @Test
+  void aUsersLimitRefusesItWith429WhileAnotherUserOfItsTenantIsServed() throws Exception {
+    // each user 2 requests an hour, inside its tenant's 5
+    HttpResponse<String> first = nested("acme", "bob");
+    HttpResponse<String> second = nested("acme", "bob");
+
+    HttpResponse<String> refused = nested("acme", "bob");
+    HttpResponse<String> alice = nested("acme", "alice");
+    HttpResponse<String> noUser = nested("acme", null);
+    HttpResponse<String> carol = nested("acme", "carol");
+    HttpResponse<String> dave = nested("acme", "dave");
+
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(header(first, "x-tenant")).isEqualTo("acme");
+    assertThat(header(first, "x-user")).isEqualTo("bob");
+    assertThat(remainingRequests(first)).as("the tighter of bob's 1 and acme's 4").isEqualTo(1);
+    assertThat(remainingRequests(second)).isZero();
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(header(refused, "x-tollgate")).isEqualTo("rate-limited");
+    assertThat(header(refused, "x-ratelimit-limit-requests")).isEqualTo("2");
+    assertThat(json(refused.body()).at("/error/message").asText()).matches("Rate limit reached on the"
+        + " user's requests per hour: Limit 2, Remaining 0\\. Please try again in (30m0s|29m5[0-9.]+s)\\."
+        + " \\(Tollgate\\)");
+    assertThat(alice.statusCode()).as("another user of acme").isEqualTo(200);
+    assertThat(header(alice, "x-user")).isEqualTo("alice");
+    assertThat(remainingRequests(alice)).as("alice's 1; acme has 2 left").isEqualTo(1);
+    assertThat(noUser.statusCode()).as("no user header: the tenant alone").isEqualTo(200);
+    assertThat(header(noUser, "x-user")).isNull();
+    assertThat(remainingRequests(noUser)).isEqualTo(1);
+    assertThat(carol.statusCode()).isEqualTo(200);
+    assertThat(dave.statusCode()).as("acme's 5 are spent: no user exceeds its tenant").isEqualTo(429);
+    assertThat(json(dave.body()).at("/error/message").asText())
+        .startsWith("Rate limit reached on requests per hour: Limit 5, Remaining 0.");
+    assertThat(limiterKeys()).containsExactlyInAnyOrder(
+        "tg:" + Subject.of("inbound", "acme").hashTag() + ":s",
+        "tg:" + Subject.of("inbound-user", "4:acme:bob").hashTag() + ":s",
+        "tg:" + Subject.of("inbound-user", "4:acme:alice").hashTag() + ":s",
+        "tg:" + Subject.of("inbound-user", "4:acme:carol").hashTag() + ":s",
+        "tg:" + Subject.of("inbound-user", "4:acme:dave").hashTag() + ":s");
   }
 
   @Test

@@ -18,6 +18,12 @@ public final class TollgateBridge {
   public static final ThreadLocal<String> TENANT = new ThreadLocal<>();
 
   /**
+   * The user inside {@link #TENANT} ({@code tenants.user-header}), bound with it: the agent charges
+   * the calls of a request to that user's limits too.
+   */
+  public static final ThreadLocal<String> USER = new ThreadLocal<>();
+
+  /**
    * Set on a thread while app-side Tollgate (the starter's client hooks) sends a call it has gated
    * itself: the agent's hooks let that call pass, so that no call is gated twice.
    */

@@ -68,19 +68,20 @@ final class GatedExchange<T> {
       return through(gate, client, request, handler, body.join());
     }
     // A body published asynchronously: sendAsync must not wait for it. The gate is entered on
-    // the publisher's thread, for the tenant bound here, on the app's thread.
+    // the publisher's thread, for the tenant (and user) bound here, on the app's thread.
     Optional<String> tenant = Tenants.current();
+    Optional<String> user = Tenants.currentUser();
     return body.handle((held, error) -> error != null
             ? JdkHttpHook.ownSend(() -> client.sendAsync(request, handler))
-            : forTenant(tenant, () -> through(gate, client, request, handler, held)))
+            : forTenant(tenant, user, () -> through(gate, client, request, handler, held)))
         .thenCompose(answer -> answer);
   }
 
-  private static <V> V forTenant(Optional<String> tenant, Supplier<V> work) {
+  private static <V> V forTenant(Optional<String> tenant, Optional<String> user, Supplier<V> work) {
     if (tenant.isEmpty()) {
       return work.get();
     }
-    try (Tenants.Scope bound = Tenants.bind(tenant.get())) {
+    try (Tenants.Scope bound = Tenants.bind(tenant.get(), user.orElse(null))) {
       return work.get();
     }
   }

@@ -56,6 +56,8 @@ public final class Call<R> {
   /** The body past what Tollgate holds, or null when it holds the whole body. */
   private final StreamedBody streamed;
   private final Optional<String> tenant;
+  /** The user inside {@link #tenant}, charged with it when users are limited. */
+  private final Optional<String> user;
   /** Its priority class (empty without {@code priority}) and the share of every limit it may use. */
   private final Optional<String> priorityClass;
   private final double share;
@@ -82,6 +84,8 @@ public final class Call<R> {
   private Charge tenantCharge;
   /** The limit that refused the call last, for the status page. */
   private String deniedBy;
+  /** True when that limit was the user's: the refusal says so. */
+  private boolean deniedForUser;
   private boolean degraded;
   /** The line this call waits in ({@link WaitLines}), or null. */
   private String waitingIn;
@@ -89,11 +93,13 @@ public final class Call<R> {
   private boolean checkingTurn;
 
   public Call(GateParts parts, OutboundRequest request, ProviderConfig addressed,
-      Optional<String> tenant, boolean replayable, boolean mayPause, ResponseView<R> view) {
+      Optional<String> tenant, Optional<String> user, boolean replayable, boolean mayPause,
+      ResponseView<R> view) {
     this.parts = parts;
     this.request = request;
     this.addressed = addressed;
     this.tenant = tenant;
+    this.user = user;
     this.replayable = replayable;
     this.mayPause = mayPause;
     this.view = view;
@@ -252,7 +258,7 @@ public final class Call<R> {
     if (waitingIn != null) {
       return !parts.waitLines.isFirst(waitingIn, this);
     }
-    for (Charge charge : parts.charges(provider, model, tenant)) {
+    for (Charge charge : charges(provider, model)) {
       String line = WaitLines.line(charge.subject(), priorityClass.orElse(""));
       if (parts.waitLines.anyIn(line)) {
         waitingIn = line;
@@ -273,13 +279,18 @@ public final class Call<R> {
     } else if (waitingIn == null && waitsInLine()) {
       decision.denial().ifPresent(denial -> {
         int index = decision.decisions().indexOf(denial);
-        List<Charge> charges = parts.charges(provider, model, tenant);
+        List<Charge> charges = charges(provider, model);
         if (index >= 0 && index < charges.size()) {
           waitingIn = WaitLines.line(charges.get(index).subject(), priorityClass.orElse(""));
           parts.waitLines.join(waitingIn, this);
         }
       });
     }
+  }
+
+  /** Who pays for this call sent to {@code provider} as {@code model}, in the order reserved. */
+  private List<Charge> charges(String provider, Optional<String> model) {
+    return parts.charges(provider, model, tenant, user, share);
   }
 
   private boolean waitsInLine() {
@@ -328,9 +339,10 @@ public final class Call<R> {
     if (lastDenial != null) {
       Decision denial = lastDenial.denial().orElseThrow();
       finish(Decisions.DENIED, addressed.name(), false);
+      RateLimitNotice notice = RateLimitNotice.from(denial, estimate(), lastDenialSpend,
+          llm.modelOrDeployment().orElse(null));
       return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticRateLimit(
-          RateLimitNotice.from(denial, estimate(), lastDenialSpend,
-              llm.modelOrDeployment().orElse(null))), attempts));
+          deniedForUser ? notice.forHolder("user") : notice), attempts));
     }
     finish(Decisions.UNAVAILABLE, addressed.name(), false);
     return done(new CallResult.Synthetic<>(addressed.name(), protocol.syntheticUnavailable(
@@ -471,7 +483,7 @@ public final class Call<R> {
    * {@code provider} sending {@code model} is charged to.
    */
   private JointDecision reserve(String provider, Optional<String> model, long spend) {
-    List<Charge> charges = parts.charges(provider, model, tenant, share);
+    List<Charge> charges = charges(provider, model);
     long start = System.nanoTime();
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate(), spend);
     trace.limiterDecided(provider, decision, charges, estimate(), spend, System.nanoTime() - start);
@@ -482,7 +494,9 @@ public final class Call<R> {
     }
     decision.denial().ifPresent(denial -> {
       int index = decision.decisions().indexOf(denial);
-      deniedBy = DeniedLimit.name(charges.get(index).subject().scope(), denial, estimate(), spend);
+      String scope = charges.get(index).subject().scope();
+      deniedBy = DeniedLimit.name(scope, denial, estimate(), spend);
+      deniedForUser = scope.equals(GateParts.USER_SCOPE);
     });
     return decision;
   }

@@ -42,6 +42,8 @@ public final class GateParts {
 
   /** The scope of the tenants' outbound charges. */
   public static final String TENANT_SCOPE = "tenant";
+  /** The scope of the outbound charges of users inside tenants ({@code tenants.user-limits}). */
+  public static final String USER_SCOPE = "user";
 
   final TollgateConfig config;
   /** What calls are charged on: the limiter given, its tenants bounded ({@code tenants.max-tracked}). */
@@ -49,6 +51,8 @@ public final class GateParts {
   private final RateLimiter given;
   /** Null when calls are not charged to tenants. */
   private final TenantsConfig tenants;
+  /** Null when users are not limited. */
+  private final Limits userLimits;
   final ProviderBreakers breakers;
   final HealthBoard health;
   final CrossOriginHeaders crossOrigin;
@@ -90,11 +94,9 @@ public final class GateParts {
     this.pricing = new Pricing(config);
     this.given = limiter;
     this.tenants = config.tenants().orElse(null);
-    this.limiter = tenants == null ? limiter : BoundedSubjects.builder(limiter, TENANT_SCOPE)
-        .maxTracked(tenants.maxTracked())
-        .pinned(tenants.knownTenants().stream()
-            .map(id -> tenants.subject(TENANT_SCOPE, id)).collect(Collectors.toSet()))
-        .build();
+    this.limiter = tenants == null ? limiter : bounded(limiter, tenants);
+    this.userLimits = tenants == null || tenants.userLimits().isEmpty() ? null
+        : tenants.userLimits().toLimits();
     this.breakers = breakers;
     this.activity = new Activity(config.providers().keySet(), clock);
     breakers.onStateTransition(activity::transition);
@@ -152,6 +154,18 @@ public final class GateParts {
   /** Whether {@code tenant} has limits of its own: in the configuration, or set live. */
   boolean isKnownTenant(String tenant) {
     return tenants.isKnown(tenant) || overrides.tenantLimits(tenants, tenant).isPresent();
+  }
+
+  /** {@code limiter} charging at most {@code tenants.max-tracked} tenants, and users, on their own. */
+  private static RateLimiter bounded(RateLimiter limiter, TenantsConfig tenants) {
+    RateLimiter bounded = BoundedSubjects.builder(limiter, TENANT_SCOPE)
+        .maxTracked(tenants.maxTracked())
+        .pinned(tenants.knownTenants().stream()
+            .map(id -> tenants.subject(TENANT_SCOPE, id)).collect(Collectors.toSet()))
+        .build();
+    // user ids come from clients as tenant ids do: a flood of them is bounded alike
+    return tenants.userHeader().isEmpty() ? bounded
+        : BoundedSubjects.builder(bounded, USER_SCOPE).maxTracked(tenants.maxTracked()).build();
   }
 
   public TollgateConfig config() {
@@ -298,6 +312,26 @@ public final class GateParts {
   }
 
   private record SharedLimits(Limits limits, double share) {}
+
+  /**
+   * As {@link #charges(String, Optional, Optional, double)}, and the user inside the tenant when one is
+   * bound and users are limited, all reserved as one decision. The user goes before its tenant:
+   * where subjects are reserved in turn (in memory, a Redis Cluster), a call its user refuses then
+   * never holds the tenant's room for a moment, so it cannot crowd out another user's call.
+   */
+  List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant,
+      Optional<String> user, double share) {
+    List<Charge> charges = charges(provider, model, tenant, share);
+    if (userLimits == null || tenant.isEmpty() || user.isEmpty()) {
+      return charges;
+    }
+    Charge userCharge = new Charge(tenants.userSubject(USER_SCOPE, tenant.get(), user.get()),
+        sharing(userLimits, share));
+    int last = charges.size() - 1;
+    boolean tenantCharged = last >= 0 && charges.get(last).subject().scope().equals(TENANT_SCOPE);
+    charges.add(tenantCharged ? last : charges.size(), userCharge);
+    return charges;
+  }
 
   public Activity activity() {
     return activity;

@@ -5,6 +5,7 @@ import io.tollgate.gate.Admission;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Reservation;
+import io.tollgate.limiter.Settlement;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.LlmRequest;
@@ -12,6 +13,7 @@ import io.tollgate.llm.SyntheticResponse;
 import io.tollgate.llm.Usage;
 import io.tollgate.llm.UsageTap;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,6 +35,7 @@ final class InboundAdmission implements Admission {
 
   private final SyntheticResponse refusal;
   private final String tenant;
+  private final String user;
   private final Decision decision;
   private final List<Headers.Field> limitHeaders;
   private final InboundTrace trace;
@@ -42,15 +45,26 @@ final class InboundAdmission implements Admission {
   /** Made at the first byte, when the response's content type is known; guarded by this. */
   private UsageTap tap;
 
-  /** What an admitted request's settle needs. */
-  record Settling(RateLimiter limiter, Reservation reservation, LlmProtocol protocol,
+  /**
+   * What an admitted request's settle needs.
+   *
+   * @param reservations the tenant's, and its user's when one is charged: all of one cost
+   */
+  record Settling(RateLimiter limiter, List<Reservation> reservations, LlmProtocol protocol,
       LlmRequest request, boolean observe, boolean bodiless, LongSupplier readSoFar,
-      Pricing pricing) {}
+      Pricing pricing) {
 
-  private InboundAdmission(SyntheticResponse refusal, String tenant, Decision decision,
+    /** What every reservation took. */
+    Reservation reserved() {
+      return reservations.get(0);
+    }
+  }
+
+  private InboundAdmission(SyntheticResponse refusal, String tenant, String user, Decision decision,
       List<Headers.Field> limitHeaders, InboundTrace trace, Settling settling) {
     this.refusal = refusal;
     this.tenant = tenant;
+    this.user = user;
     this.decision = decision;
     this.limitHeaders = limitHeaders;
     this.trace = trace;
@@ -58,30 +72,33 @@ final class InboundAdmission implements Admission {
   }
 
   /** Refused with {@code answer}, whose span has ended already. */
-  static Admission refused(SyntheticResponse answer, String tenant, Decision decision) {
-    return new InboundAdmission(answer, tenant, decision, List.of(), InboundTrace.NONE, null);
+  static Admission refused(SyntheticResponse answer, String tenant, String user, Decision decision) {
+    return new InboundAdmission(answer, tenant, user, decision, List.of(), InboundTrace.NONE, null);
   }
 
   /** Passed as it came, charged to nobody and unbound (shadow mode, a tenant it would refuse). */
   static Admission unbound() {
-    return new InboundAdmission(null, null, null, List.of(), InboundTrace.NONE, null);
+    return new InboundAdmission(null, null, null, null, List.of(), InboundTrace.NONE, null);
   }
 
-  /** Served for {@code tenant} with nothing to settle: unlimited, or shadow-denied. */
-  static Admission served(String tenant, Decision decision, InboundTrace trace) {
-    return new InboundAdmission(null, tenant, decision, List.of(), trace, null);
+  /**
+   * Served for {@code tenant} (and {@code user}, or null) with nothing to settle: unlimited, or
+   * shadow-denied.
+   */
+  static Admission served(String tenant, String user, Decision decision, InboundTrace trace) {
+    return new InboundAdmission(null, tenant, user, decision, List.of(), trace, null);
   }
 
-  /** As {@link #served(String, Decision, InboundTrace)}, with headers for the client (advisory). */
-  static Admission served(String tenant, Decision decision, List<Headers.Field> headers,
-      InboundTrace trace) {
-    return new InboundAdmission(null, tenant, decision, headers, trace, null);
+  /** As {@link #served(String, String, Decision, InboundTrace)}, with headers for the client (advisory). */
+  static Admission served(String tenant, String user, Decision decision,
+      List<Headers.Field> headers, InboundTrace trace) {
+    return new InboundAdmission(null, tenant, user, decision, headers, trace, null);
   }
 
-  /** Admitted with a reservation to settle. */
-  static Admission admitted(String tenant, Decision decision, List<Headers.Field> limitHeaders,
-      InboundTrace trace, Settling settling) {
-    return new InboundAdmission(null, tenant, decision, limitHeaders, trace, settling);
+  /** Admitted with reservations to settle. */
+  static Admission admitted(String tenant, String user, Decision decision,
+      List<Headers.Field> limitHeaders, InboundTrace trace, Settling settling) {
+    return new InboundAdmission(null, tenant, user, decision, limitHeaders, trace, settling);
   }
 
   @Override
@@ -92,6 +109,11 @@ final class InboundAdmission implements Admission {
   @Override
   public Optional<String> tenant() {
     return Optional.ofNullable(tenant);
+  }
+
+  @Override
+  public Optional<String> user() {
+    return Optional.ofNullable(user);
   }
 
   @Override
@@ -155,17 +177,28 @@ final class InboundAdmission implements Admission {
         usage = tap.result();
       }
     }
-    long estimate = settling.readSoFar == null ? settling.reservation.tokens()
+    long estimate = settling.readSoFar == null ? settling.reserved().tokens()
         : asRead().estimate().totalTokens();
     long tokens = tokensToSettle(usage, status, failure != null, settling.bodiless, estimate);
     long spend = spendToSettle(usage, status, failure != null, settling.bodiless);
     try {
-      settling.limiter.settle(settling.reservation, tokens, spend);
+      settleReservations(tokens, spend);
     } catch (RuntimeException e) {
-      // The response is gone already; the reservation keeps its estimate charged.
-      LOG.log(Level.WARNING, "settling " + settling.reservation + " with " + tokens + " tokens failed", e);
+      // The response is gone already; the reservations keep their estimate charged.
+      LOG.log(Level.WARNING, "settling " + settling.reservations + " with " + tokens + " tokens failed", e);
     }
     trace.settled(usage, tokens, status, failure);
+  }
+
+  /** A tenant's reservation alone as before users; a user's and its tenant's in one go. */
+  private void settleReservations(long tokens, long spend) {
+    if (settling.reservations.size() == 1) {
+      settling.limiter.settle(settling.reserved(), tokens, spend);
+      return;
+    }
+    List<Settlement> settlements = new ArrayList<>(settling.reservations.size());
+    settling.reservations.forEach(reserved -> settlements.add(new Settlement(reserved, tokens, spend)));
+    settling.limiter.settleEach(settlements);
   }
 
   /**
@@ -189,7 +222,7 @@ final class InboundAdmission implements Admission {
           : settling.request.modelOrDeployment();
       return settling.pricing.cost(usage, model).map(Pricing.Cost::microUsd).orElse(0L);
     }
-    return failed || status >= 400 || bodiless ? 0 : settling.reservation.spend();
+    return failed || status >= 400 || bodiless ? 0 : settling.reserved().spend();
   }
 
   static long tokensToSettle(Usage usage, int status, boolean failed, boolean bodiless, long estimate) {

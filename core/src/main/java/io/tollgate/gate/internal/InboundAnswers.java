@@ -27,7 +27,17 @@ final class InboundAnswers {
 
   /** A refusal of a request that asked for {@code spend} micro-dollars too. */
   static SyntheticResponse refusal(LlmProtocol protocol, Decision decision, long tokens, long spend) {
-    return protocol.syntheticRateLimit(RateLimitNotice.from(decision, tokens, spend, null));
+    return refusal(protocol, decision, tokens, spend, false);
+  }
+
+  /**
+   * As {@link #refusal(LlmProtocol, Decision, long, long)}; {@code forUser}: the user's limits
+   * refused, not its tenant's, and the message says so.
+   */
+  static SyntheticResponse refusal(LlmProtocol protocol, Decision decision, long tokens, long spend,
+      boolean forUser) {
+    RateLimitNotice notice = RateLimitNotice.from(decision, tokens, spend, null);
+    return protocol.syntheticRateLimit(forUser ? notice.forHolder("user") : notice);
   }
 
   /** Why the request was refused; a request that can never fit is described without figures. */
@@ -113,6 +123,17 @@ final class InboundAnswers {
     String message = "Invalid tenant: " + source + " must be " + TenantIdRule.DESCRIPTION + ". (Tollgate)";
     return SyntheticResponse.of(400, Headers.builder().add("content-type", "application/json")
         .add("x-tollgate", "invalid-tenant").build(), errorBody(message, "invalid_tenant"));
+  }
+
+  /**
+   * A request whose user id, from {@code header} ({@code tenants.user-header}), breaks {@link
+   * TenantIdRule}: 400, naming the header and never the id.
+   */
+  static SyntheticResponse invalidUser(String header) {
+    String message = "Invalid user: the " + header + " header must be " + TenantIdRule.DESCRIPTION
+        + ". (Tollgate)";
+    return SyntheticResponse.of(400, Headers.builder().add("content-type", "application/json")
+        .add("x-tollgate", "invalid-user").build(), errorBody(message, "invalid_user"));
   }
 
   /** A tenant that {@code tollgate.tenants.known-only} does not serve: 403, without the id. */

@@ -22,7 +22,6 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.tollgate.config.Mode;
 import io.tollgate.config.TenantsConfig;
-import io.tollgate.gate.InboundRequest;
 import io.tollgate.limiter.Decision;
 import io.tollgate.llm.LlmRequest;
 import io.tollgate.llm.Usage;
@@ -81,7 +80,8 @@ class InboundTrace {
   /** What the body asked for, and what was reserved. */
   void estimated(LlmRequest request, long tokens) {}
 
-  void decided(Decision decision, long tokens, long nanos) {}
+  /** @param scope the scope of the subject that refused: {@code inbound}, or {@code inbound-user} */
+  void decided(Decision decision, String scope, long tokens, long nanos) {}
 
   /** Makes the span current while the app serves the request: its LLM calls become children. */
   Scope makeCurrent() {
@@ -123,14 +123,14 @@ class InboundTrace {
     }
 
     @Override
-    void decided(Decision decision, long tokens, long nanos) {
+    void decided(Decision decision, String scope, long tokens, long nanos) {
       String outcome = !mode.blocks()
           ? (decision.allowed() ? Decisions.SHADOW_ALLOWED : Decisions.SHADOW_DENIED)
           : (decision.allowed() ? Decisions.ALLOWED : Decisions.DENIED);
       span.setAttribute(DECISION, outcome);
       span.setAttribute(DEGRADED, decision.degraded());
       if (!decision.allowed()) {
-        span.setAttribute(LIMIT, DeniedLimit.name(InboundRequest.SCOPE, decision, tokens));
+        span.setAttribute(LIMIT, DeniedLimit.name(scope, decision, tokens));
       }
       instruments.limiterDuration(nanos, null, decision.degraded());
       instruments.decision(outcome, "inbound", null);

@@ -44,7 +44,7 @@ public final class AnthropicProtocol extends BaseProtocol {
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String figures = SyntheticBodies.figures(notice);
     String message = "This request would exceed the rate limit" + SyntheticBodies.forModel(notice) + " on "
-        + SyntheticBodies.per(notice.limitedBy(), notice.window())
+        + SyntheticBodies.per(notice)
         + (figures.isEmpty() ? "" : ": " + figures) + "."
         + (notice.neverFits()
             ? " Reduce the prompt length or the maximum tokens requested."

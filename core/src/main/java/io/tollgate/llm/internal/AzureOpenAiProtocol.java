@@ -37,7 +37,7 @@ public final class AzureOpenAiProtocol extends BaseProtocol {
     headers.add(SyntheticBodies.MARKER, "rate-limited");
     String figures = SyntheticBodies.figures(notice);
     String message = "Requests" + SyntheticBodies.forModel(notice) + " have exceeded the rate limit on "
-        + SyntheticBodies.per(notice.limitedBy(), notice.window())
+        + SyntheticBodies.per(notice)
         + (figures.isEmpty() ? "" : ": " + figures) + "."
         + (notice.neverFits()
             ? " The request is larger than the limit and must be reduced."

@@ -105,7 +105,7 @@ public final class OpenAiProtocol extends BaseProtocol {
     String figures = SyntheticBodies.figures(notice);
     String head = (notice.neverFits() ? "Request too large" : "Rate limit reached")
         + SyntheticBodies.forModel(notice) + " on "
-        + SyntheticBodies.per(notice.limitedBy(), notice.window())
+        + SyntheticBodies.per(notice)
         + (figures.isEmpty() ? "" : ": " + figures) + ".";
     String tail = notice.neverFits()
         ? " The input or output tokens must be reduced in order to run successfully."

@@ -38,6 +38,15 @@ final class SyntheticBodies {
     return out.toByteArray();
   }
 
+  /**
+   * The refusing limit in words: {@code tokens per min (TPM)}, {@code the user's requests per day
+   * (RPD)} when it is a user's ({@link RateLimitNotice#holder()}).
+   */
+  static String per(RateLimitNotice notice) {
+    return notice.holder().map(holder -> "the " + holder + "'s ").orElse("")
+        + per(notice.limitedBy(), notice.window());
+  }
+
   /** {@code tokens per min (TPM)}, {@code requests per day (RPD)}, {@code tokens per 10s}. */
   static String per(Dimension dimension, Optional<Duration> window) {
     String what = dimension.label();
@@ -85,16 +94,17 @@ final class SyntheticBodies {
         ? "per day (UTC)" : "per month (UTC)";
     String limit = budget.flatMap(q -> q.limit().isPresent() ? Optional.of(usd(q.limit().getAsLong()))
         : Optional.empty()).map(s -> " of " + s).orElse("");
+    String whose = notice.holder().map(holder -> holder + "'s ").orElse("");
     String requested = notice.requestedSpend().isPresent()
         ? usd(notice.requestedSpend().getAsLong()) : "unknown";
     if (notice.neverFits()) {
       return "the estimated cost of this request" + forModel(notice) + " (" + requested
-          + ") is more than the whole spend budget " + period + "; reduce the prompt or the"
-          + " maximum tokens requested.";
+          + ") is more than the " + whose + "whole spend budget " + period
+          + "; reduce the prompt or the maximum tokens requested.";
     }
     String remaining = budget.flatMap(q -> q.remaining().isPresent()
         ? Optional.of(usd(q.remaining().getAsLong())) : Optional.empty()).orElse("unknown");
-    return "the spend budget" + limit + " " + period + " is used up (Remaining " + remaining
+    return "the " + whose + "spend budget" + limit + " " + period + " is used up (Remaining " + remaining
         + ", Requested " + requested + "); it starts again at " + startsAgain(now, notice) + ".";
   }
 

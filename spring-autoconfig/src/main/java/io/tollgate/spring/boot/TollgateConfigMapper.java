@@ -104,6 +104,10 @@ final class TollgateConfigMapper {
     b.limits(under("limits", () -> limits(p.getLimits())));
     p.getOverrides().forEach((tenant, limits) ->
         b.override(tenant, under("overrides." + tenant, () -> limits(limits))));
+    if (p.getUserHeader() != null) {
+      b.userHeader(p.getUserHeader());
+    }
+    b.userLimits(under("user-limits", () -> limits(p.getUserLimits())));
     b.caseInsensitive(p.isCaseInsensitive()).knownOnly(p.isKnownOnly()).maxTracked(p.getMaxTracked())
         .hashKey(p.getHashKey());
     return b.build();

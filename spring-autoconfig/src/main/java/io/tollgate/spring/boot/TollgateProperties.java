@@ -613,7 +613,13 @@ public class TollgateProperties {
     /** Tenant id to the limit keys that tenant gets instead of the base's; write ids with dots in brackets: overrides[acme.com]. */
     private Map<String, Limits> overrides = new LinkedHashMap<>();
 
-    /** Fold tenant ids (and the ids of overrides) to lower case before they are looked up and hashed, so ACME is acme. */
+    /** The request header whose value names a user inside the tenant (such as X-User-Id); set together with user-limits. */
+    private String userHeader;
+
+    /** What each user inside a tenant may spend, charged together with the tenant's limits, so a user never exceeds its tenant; set together with user-header. */
+    private Limits userLimits = new Limits();
+
+    /** Fold tenant ids (and the ids of overrides) and user ids to lower case before they are looked up and hashed, so ACME is acme. */
     private boolean caseInsensitive = TenantsConfig.DEFAULT_CASE_INSENSITIVE;
 
     /** Serve only the tenants listed under overrides; the filter refuses any other with a 403 (unknown_tenant). */
@@ -655,6 +661,22 @@ public class TollgateProperties {
 
     public void setOverrides(Map<String, Limits> overrides) {
       this.overrides = overrides;
+    }
+
+    public String getUserHeader() {
+      return userHeader;
+    }
+
+    public void setUserHeader(String userHeader) {
+      this.userHeader = userHeader;
+    }
+
+    public Limits getUserLimits() {
+      return userLimits;
+    }
+
+    public void setUserLimits(Limits userLimits) {
+      this.userLimits = userLimits;
     }
 
     public boolean isCaseInsensitive() {

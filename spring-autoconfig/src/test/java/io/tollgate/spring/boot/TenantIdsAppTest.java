@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tollgate.config.ConfigException;
 import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.limiter.Algorithm;
 import io.tollgate.limiter.Subject;
 import io.tollgate.spring.boot.app.TestApp;
 import io.tollgate.testkit.redis.RedisServer;
@@ -30,8 +31,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import redis.clients.jedis.Jedis;
 
 /**
- * The tenant keys in Spring: bound from {@code tollgate.tenants.*} (a short hash key fails start-up
- * naming it), and enforced by the starter's filter in a real Boot app on Tomcat with a real Redis.
+ * The tenant keys in Spring, users inside tenants included: bound from {@code tollgate.tenants.*}
+ * (a short hash key, or user limits without a user header, fail start-up naming the key), and
+ * enforced by the starter's filter in a real Boot app on Tomcat with a real Redis.
  */
 class TenantIdsAppTest {
 
@@ -71,6 +73,38 @@ class TenantIdsAppTest {
   }
 
   @Test
+  void theUserKeysBindOntoTheCoresConfig() {
+    runner.withPropertyValues("tollgate.tenants.user-header=X-User-Id",
+            "tollgate.tenants.user-limits.requests-per-day=20", "tollgate.tenants.user-limits.tokens-per-day=5000",
+            "tollgate.tenants.user-limits.algorithm=sliding-window")
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          TenantsConfig tenants = context.getBean(TollgateConfig.class).tenants().orElseThrow();
+          assertThat(tenants.userHeader()).contains("X-User-Id");
+          assertThat(tenants.userLimits().requestsPerDay()).hasValue(20);
+          assertThat(tenants.userLimits().tokensPerDay()).hasValue(5000);
+          assertThat(tenants.userLimits().algorithm()).isEqualTo(Algorithm.SLIDING_WINDOW);
+          assertThat(tenants.limits().requestsPerHour()).hasValue(1);
+        });
+  }
+
+  @Test
+  void userLimitsWithoutAUserHeaderFailStartUpNamingTheKey() {
+    runner.withPropertyValues("tollgate.tenants.user-limits.requests-per-day=20").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .isInstanceOf(ConfigException.class)
+          .hasMessage("tollgate.tenants.user-header is required when user-limits is set: it says who the user is");
+    });
+    runner.withPropertyValues("tollgate.tenants.user-header=X-User-Id",
+        "tollgate.tenants.user-limits.requests-per-day=0").run(context -> {
+          assertThat(context).hasFailed();
+          assertThat(context.getStartupFailure()).rootCause()
+              .hasMessage("tollgate.tenants.user-limits.requests-per-day must be > 0, was 0");
+        });
+  }
+
+  @Test
   void theDefaultsAreTheCores() {
     runner.run(context -> {
       TenantsConfig tenants = context.getBean(TollgateConfig.class).tenants().orElseThrow();
@@ -78,6 +112,8 @@ class TenantIdsAppTest {
       assertThat(tenants.knownOnly()).isFalse();
       assertThat(tenants.maxTracked()).isEqualTo(100_000);
       assertThat(tenants.hashKey()).isEmpty();
+      assertThat(tenants.userHeader()).isEmpty();
+      assertThat(tenants.userLimits().isEmpty()).isTrue();
     });
   }
 
@@ -137,6 +173,24 @@ class TenantIdsAppTest {
     }
   }
 
+  @Test
+  void theStartersFilterRefusesAUserOnItsLimitWhileAnotherUserOfItsTenantIsServed() throws Exception {
+    try (ConfigurableApplicationContext app = run("tollgate.tenants.user-header=X-User-Id",
+        "tollgate.tenants.user-limits.requests-per-hour=1", "tollgate.tenants.overrides.acme.requests-per-hour=5")) {
+      HttpResponse<String> bob = chat(app, "acme", "bob");
+      HttpResponse<String> bobAgain = chat(app, "acme", "bob");
+      HttpResponse<String> alice = chat(app, "acme", "alice");
+
+      assertThat(bob.statusCode()).isEqualTo(200);
+      assertThat(bobAgain.statusCode()).isEqualTo(429);
+      assertThat(bobAgain.body()).contains("Rate limit reached on the user's requests per hour: Limit 1, Remaining 0.");
+      assertThat(alice.statusCode()).isEqualTo(200);
+      assertThat(keys()).contains("tg:" + Subject.of("inbound", "acme").hashTag() + ":s",
+          "tg:" + Subject.of("inbound-user", "4:acme:bob").hashTag() + ":s",
+          "tg:" + Subject.of("inbound-user", "4:acme:alice").hashTag() + ":s");
+    }
+  }
+
   private static ConfigurableApplicationContext run(String... properties) {
     List<String> args = new ArrayList<>(List.of("--spring.main.banner-mode=off", "--server.port=0",
         "--tollgate.redis.url=" + redis.uri(),
@@ -147,10 +201,19 @@ class TenantIdsAppTest {
   }
 
   private HttpResponse<String> chat(ConfigurableApplicationContext app, String tenant) throws Exception {
+    return chat(app, tenant, null);
+  }
+
+  /** A chat as {@code tenant} and, when not null, {@code user} inside it. */
+  private HttpResponse<String> chat(ConfigurableApplicationContext app, String tenant, String user)
+      throws Exception {
     URI uri = URI.create("http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port") + "/chat");
-    return http.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-        .header("X-Tenant-Id", tenant).POST(HttpRequest.BodyPublishers.ofString(CHAT)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+        .header("X-Tenant-Id", tenant).POST(HttpRequest.BodyPublishers.ofString(CHAT));
+    if (user != null) {
+      request.header("X-User-Id", user);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** The tenants' state keys (a reservation's record may outlive the answer by the settle's round trip). */

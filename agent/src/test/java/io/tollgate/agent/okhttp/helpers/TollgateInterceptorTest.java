@@ -254,6 +254,43 @@ class TollgateInterceptorTest {
   }
 
   @Test
+  void anEnqueuedCallIsChargedToTheUserBoundWithItsTenantWhereItWasEnqueued() throws Exception {
+    gate = Gate.create(config("""
+        tollgate:
+          providers:
+            primary:
+              base-url: %s
+              api: openai
+          tenants:
+            header: X-Tenant-Id
+            limits:
+              requests-per-minute: 10
+            user-header: X-User-Id
+            user-limits:
+              requests-per-minute: 1
+        """.formatted(primary.baseUrl())));
+    OkHttpClient client = agentsClient();
+    List<Integer> statuses = new ArrayList<>();
+    String refusal;
+
+    try (InstalledGate installed = InstalledGate.of(gate)) {
+      try (Tenants.Scope bob = Tenants.bind("acme", "bob")) {
+        statuses.add(enqueued(client, chat(primary)).code());
+        Response refused = enqueued(client, chat(primary));
+        statuses.add(refused.code());
+        refusal = refused.body().string();
+      }
+      try (Tenants.Scope alice = Tenants.bind("acme", "alice")) {
+        statuses.add(enqueued(client, chat(primary)).code());
+      }
+    }
+
+    assertThat(statuses).containsExactly(200, 429, 200);
+    assertThat(refusal).contains("on the user's requests per min (RPM): Limit 1, Remaining 0.");
+    assertThat(primary.requestCount()).isEqualTo(2);
+  }
+
+  @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS) // a slept jitter or limit wait fails it
   void anEnqueuedCallNeitherWaitsForRoomNorJittersBeforeAFallback() throws Exception {
     TollgateConfig config = config("""

@@ -40,7 +40,7 @@ import reactor.core.scheduler.Schedulers;
  * answer (a 429) delivered as an ordinary response. Calls to any other host pass on untouched
  * after one host comparison.
  *
- * <p>The tenant charged is the one bound ({@code Tenants}) on the thread that subscribes.
+ * <p>The tenant (and user) charged is the one bound ({@code Tenants}) on the thread that subscribes.
  *
  * <p>A failure of Tollgate's own code never reaches the app: before anything was sent the request
  * goes on as if Tollgate were absent (with the body captured once); after, the app gets the
@@ -84,9 +84,10 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
     }
     return Mono.defer(() -> {
       Optional<String> tenant = Tenants.current(); // the subscriber's
+      Optional<String> user = Tenants.currentUser();
       // the app's body, written by its own inserter: what that throws is the app's
       return CapturedBody.of(request, used.writers(), gate.config().tokens().maxBufferedBody())
-          .flatMap(body -> gated(request, next, body, used, tenant)
+          .flatMap(body -> gated(request, next, body, used, tenant, user)
               // sent by the time an answer is had, or never to be: the rest is let go
               .doFinally(signal -> body.abandon()));
     });
@@ -104,7 +105,7 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
   }
 
   private Mono<ClientResponse> gated(ClientRequest request, ExchangeFunction next, CapturedBody body,
-      Codecs codecs, Optional<String> tenant) {
+      Codecs codecs, Optional<String> tenant, Optional<String> user) {
     WebClientTransport transport;
     CompletableFuture<CallResult<ClientResponse>> call;
     try {
@@ -121,7 +122,7 @@ public final class TollgateExchangeFilterFunction implements ExchangeFilterFunct
               body.bytes(), body.streamed());
       transport = new WebClientTransport(request, body, outbound, next);
       // the body may have been written on another thread than the subscriber's
-      try (Tenants.Scope bound = tenant.map(Tenants::bind).orElse(() -> { })) {
+      try (Tenants.Scope bound = tenant.map(id -> Tenants.bind(id, user.orElse(null))).orElse(() -> { })) {
         // a body held whole can be sent again, to a fallback; one held in part only once
         call = gate.callAsync(outbound, body.whole(), transport, STEPS);
       }
