@@ -56,7 +56,10 @@ final class OverrideJson {
         texts(fields, "before"), texts(fields, "after"));
   }
 
-  /** An {@link OverrideRequest}'s body: scalars, and {@code limits} an object of scalars. */
+  /**
+   * An {@link OverrideRequest}'s body: scalars, and {@code limits} an object of scalars or a text
+   * of {@code key=value} pairs.
+   */
   static OverrideRequest readRequest(byte[] json) {
     Map<String, String> texts = new LinkedHashMap<>();
     Map<String, String> limits = null;
@@ -72,9 +75,12 @@ final class OverrideJson {
               + String.join(", ", OverrideRequest.FIELDS));
         }
         JsonToken value = parser.nextToken();
-        if (name.equals("limits") && value != JsonToken.VALUE_NULL) {
+        if (name.equals("limits") && value == JsonToken.VALUE_STRING) {
+          limits = OverrideRequest.limitsFromText(parser.getText());
+        } else if (name.equals("limits") && value != JsonToken.VALUE_NULL) {
           if (value != JsonToken.START_OBJECT) {
-            throw new IllegalArgumentException("limits must be an object: limit key → value");
+            throw new IllegalArgumentException("limits must be an object (limit key → value) or a"
+                + " text of key=value pairs");
           }
           limits = new LinkedHashMap<>();
           while (parser.nextToken() == JsonToken.FIELD_NAME) {

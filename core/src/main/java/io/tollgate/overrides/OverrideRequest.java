@@ -10,20 +10,21 @@ import java.util.Optional;
  * A change of the live overrides asked for over HTTP (the status page's API, the actuator), with
  * the fields of its JSON body: {@code {"action": "set", "tenant": "acme", "limits":
  * {"requests-per-minute": "600"}, "by": "alice"}}; {@code provider} names a provider's account
- * instead of {@code tenant}, and with {@code model} one model on it. The fields are kept as the
- * caller sent them and checked when the change is applied, so that every front end refuses the
- * same requests with the same words.
+ * instead of {@code tenant}, and with {@code model} one model on it. {@code limits} may also be a
+ * text, {@code "requests-per-minute=600, tokens-per-day=1000000"}: Spring Boot's actuator reads a
+ * body as an object of texts only. What the fields name is checked when the change is applied,
+ * so that every front end refuses the same requests with the same words.
  *
  * @param action {@code set} or {@code remove}
  * @param tenant the tenant's id, or null
  * @param provider the provider's name, or null
  * @param model a model on {@code provider}, or null
- * @param limits limit key → value, a number or a text as a {@code limits:} section writes it;
- *     null (or empty) to remove
+ * @param limits limit key → value as a {@code limits:} section writes it; null (or empty) to
+ *     remove
  * @param by who asks, or null
  */
 public record OverrideRequest(String action, String tenant, String provider, String model,
-    Map<String, ?> limits, String by) {
+    Map<String, String> limits, String by) {
 
   /** The fields a body may have. */
   public static final List<String> FIELDS =
@@ -43,6 +44,31 @@ public record OverrideRequest(String action, String tenant, String provider, Str
     return OverrideJson.readRequest(body);
   }
 
+  /**
+   * Reads limits written as a text: {@code key=value} pairs separated by commas, {@code
+   * "requests-per-minute=600, usd-per-day=5"}.
+   *
+   * @throws IllegalArgumentException when a pair is not {@code key=value}, or a key comes twice
+   */
+  public static Map<String, String> limitsFromText(String text) {
+    Map<String, String> limits = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      if (pair.isBlank()) {
+        continue;
+      }
+      int equals = pair.indexOf('=');
+      String key = equals < 0 ? "" : pair.substring(0, equals).strip();
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("limits takes key=value pairs separated by commas,"
+            + " such as requests-per-minute=600, tokens-per-day=1000000");
+      }
+      if (limits.put(key, pair.substring(equals + 1).strip()) != null) {
+        throw new IllegalArgumentException("limits names " + key + " twice");
+      }
+    }
+    return limits;
+  }
+
   /** The same request, made by {@code by}: for a front end that knows who asks. */
   public OverrideRequest withBy(String by) {
     return new OverrideRequest(action, tenant, provider, model, limits, by);
@@ -58,7 +84,7 @@ public record OverrideRequest(String action, String tenant, String provider, Str
   public Optional<OverrideChange> applyTo(Overrides overrides) {
     OverrideTarget target = target();
     if ("set".equals(action)) {
-      return Optional.of(overrides.set(target, texts(), by));
+      return Optional.of(overrides.set(target, limits == null ? Map.of() : limits, by));
     }
     if ("remove".equals(action)) {
       if (limits != null && !limits.isEmpty()) {
@@ -81,18 +107,5 @@ public record OverrideRequest(String action, String tenant, String provider, Str
       return OverrideTarget.tenant(tenant);
     }
     return model == null ? OverrideTarget.provider(provider) : OverrideTarget.model(provider, model);
-  }
-
-  private Map<String, String> texts() {
-    Map<String, String> texts = new LinkedHashMap<>();
-    if (limits != null) {
-      limits.forEach((key, value) -> {
-        if (!(value instanceof String || value instanceof Number)) {
-          throw new IllegalArgumentException("limits." + key + " must be a number or a text");
-        }
-        texts.put(key, value.toString());
-      });
-    }
-    return texts;
   }
 }

@@ -57,8 +57,8 @@ public final class OverridesApi {
     }, "nothing changed");
   }
 
-  /** {@code {"error": message}}. */
-  static Answer error(int status, String message) {
+  /** {@code {"error": message}}: a request refused before it reached the overrides. */
+  public static Answer error(int status, String message) {
     return new Answer(status, StatusJson.write(Map.of("error", message)));
   }
 

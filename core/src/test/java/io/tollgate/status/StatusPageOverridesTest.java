@@ -158,7 +158,8 @@ class StatusPageOverridesTest {
     String bearer = "Bearer " + TOKEN;
     post(page, bearer, "{\"action\":\"set\",\"provider\":\"openai\",\"model\":\"GPT-4o\","
         + "\"limits\":{\"tokens-per-minute\":\"9000\"},\"by\":\"alice\"}");
-    post(page, bearer, "{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":{\"requests-per-minute\":\"5\"}}");
+    // limits as a text, as the actuator takes them
+    post(page, bearer, "{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":\"requests-per-minute=5\"}");
     StatusPage.Response removed = post(page, bearer,
         "{\"action\":\"remove\",\"tenant\":\"acme\",\"by\":\"bob\"}");
     StatusPage.Response removedAgain = post(page, bearer, "{\"action\":\"remove\",\"tenant\":\"acme\"}");
@@ -214,28 +215,35 @@ class StatusPageOverridesTest {
   void aBodyThatIsNotAChangeIsRefusedSayingWhy() {
     StatusPage page = pageWithToken();
     String bearer = "Bearer " + TOKEN;
-    Map<String, String> refusals = Map.of(
-        "{\"action\":\"set\",\"tenant\":", "the body is not JSON: Unexpected end-of-input"
-            + " within/between Object entries",
-        "[1]", "the body must be a JSON object",
-        "{\"action\":\"set\",\"tenant\":\"acme\",\"limit\":{}}",
-        "unknown field limit; known: action, tenant, provider, model, limits, by",
-        "{\"action\":\"set\",\"tenant\":\"acme\",\"provider\":\"openai\",\"limits\":{}}",
-        "name either a tenant or a provider (and a model on it)",
-        "{\"action\":\"drop\",\"tenant\":\"acme\"}", "action must be set or remove",
-        "{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":\"600\"}",
-        "limits must be an object: limit key → value",
-        "{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":{\"requests-per-minute\":[600]}}",
-        "limits.requests-per-minute must be a number or a text",
-        "{\"action\":\"remove\",\"tenant\":\"acme\",\"limits\":{\"requests-per-minute\":1}}",
-        "remove takes no limits");
+    String[][] refusals = {
+        {"{\"action\":\"set\",\"tenant\":",
+            "the body is not JSON: Unexpected end-of-input within/between Object entries"},
+        {"[1]", "the body must be a JSON object"},
+        {"{\"action\":\"set\",\"tenant\":\"acme\",\"limit\":{}}",
+            "unknown field limit; known: action, tenant, provider, model, limits, by"},
+        {"{\"action\":\"set\",\"tenant\":\"acme\",\"provider\":\"openai\",\"limits\":{}}",
+            "name either a tenant or a provider (and a model on it)"},
+        {"{\"action\":\"drop\",\"tenant\":\"acme\"}", "action must be set or remove"},
+        {"{\"action\":\"set\",\"tenant\":\"acme\",\"model\":\"gpt-4o\",\"limits\":{}}",
+            "a model is named with its provider, not a tenant"},
+        {"{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":600}",
+            "limits must be an object (limit key → value) or a text of key=value pairs"},
+        {"{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":\"600\"}",
+            "limits takes key=value pairs separated by commas, such as requests-per-minute=600,"
+                + " tokens-per-day=1000000"},
+        {"{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":\"usd-per-day=1, usd-per-day=2\"}",
+            "limits names usd-per-day twice"},
+        {"{\"action\":\"set\",\"tenant\":\"acme\",\"limits\":{\"requests-per-minute\":[600]}}",
+            "limits.requests-per-minute must be a number or a text"},
+        {"{\"action\":\"remove\",\"tenant\":\"acme\",\"limits\":{\"requests-per-minute\":1}}",
+            "remove takes no limits"}};
 
-    refusals.forEach((body, error) -> {
-      StatusPage.Response response = post(page, bearer, body);
-      assertThat(response.status()).as(body).isEqualTo(400);
-      assertThat(text(response)).as(body)
-          .isEqualTo(new String(StatusJson.write(Map.of("error", error)), StandardCharsets.UTF_8));
-    });
+    for (String[] refusal : refusals) {
+      StatusPage.Response response = post(page, bearer, refusal[0]);
+      assertThat(response.status()).as(refusal[0]).isEqualTo(400);
+      assertThat(text(response)).as(refusal[0]).isEqualTo(
+          new String(StatusJson.write(Map.of("error", refusal[1])), StandardCharsets.UTF_8));
+    }
     assertThat(gate.overrides().list()).isEmpty();
   }
 
