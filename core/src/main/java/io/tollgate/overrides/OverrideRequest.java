@@ -36,7 +36,7 @@ public record OverrideRequest(String action, String tenant, String provider, Str
 
   /**
    * Reads a body: a JSON object of {@link #FIELDS}, whose {@code limits} is an object of numbers
-   * and texts.
+   * and texts, or a text of {@code key=value} pairs ({@link #limitsFromText}).
    *
    * @throws IllegalArgumentException when it is not, naming what is wrong
    */

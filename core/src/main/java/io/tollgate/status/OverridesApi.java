@@ -35,11 +35,11 @@ public final class OverridesApi {
    */
   public static Answer read(Overrides overrides) {
     return answer(() -> {
-      List<Map<String, Object>> entries = overrides.list().stream().map(OverridesApi::entry).toList();
+      List<Map<String, Object>> entries = overrides.list().stream().map(OverridesApi::entryJson).toList();
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("version", overrides.current().version());
       body.put("overrides", entries);
-      body.put("audit", overrides.audit(AUDIT_SHOWN).stream().map(OverridesApi::change).toList());
+      body.put("audit", overrides.audit(AUDIT_SHOWN).stream().map(OverridesApi::changeJson).toList());
       return new Answer(200, StatusJson.write(body));
     }, "the overrides could not be read");
   }
@@ -51,7 +51,7 @@ public final class OverridesApi {
   public static Answer change(Overrides overrides, OverrideRequest request) {
     return answer(() -> {
       Optional<OverrideChange> change = request.applyTo(overrides);
-      return change.map(made -> new Answer(200, StatusJson.write(change(made))))
+      return change.map(made -> new Answer(200, StatusJson.write(changeJson(made))))
           .orElseGet(() -> error(404, request.target().label() + " has no live override:"
               + " nothing changed"));
     }, "nothing changed");
@@ -75,7 +75,7 @@ public final class OverridesApi {
     }
   }
 
-  private static Map<String, Object> entry(OverrideEntry entry) {
+  private static Map<String, Object> entryJson(OverrideEntry entry) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("label", entry.label());
     json.put("limits", entry.limits());
@@ -84,7 +84,7 @@ public final class OverridesApi {
     return json;
   }
 
-  private static Map<String, Object> change(OverrideChange change) {
+  private static Map<String, Object> changeJson(OverrideChange change) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("version", change.version());
     json.put("action", change.action());

@@ -29,10 +29,11 @@ import java.util.regex.Pattern;
  * Authorization: Bearer <token>}); without one, only a request from loopback that no proxy
  * forwarded. Who may change overrides: only a request bearing the token, so without one the API
  * is read-only, from loopback too (any local process, or a page a local browser opens, could post
- * to a loopback port). A change must be sent as {@code application/json}, which a cross-site form
- * cannot send without the browser asking first. The page itself holds no data, so it is served to
- * anyone who can reach it; it asks for the token when the data needs one. Every answer forbids
- * caching, framing and sniffing, and the page may run only its own inline script and style.
+ * to a loopback port). A change must be sent as {@code application/json}, which a form of another
+ * site cannot send at all, and its script only after a CORS preflight. The page itself holds no
+ * data, so it is served to anyone who can reach it; it asks for the token when the data needs one.
+ * Every answer forbids caching, framing and sniffing, and the page may run only its own inline
+ * script and style.
  */
 public final class StatusPage {
 
