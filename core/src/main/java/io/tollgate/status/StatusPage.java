@@ -1,6 +1,8 @@
 package io.tollgate.status;
 
 import io.tollgate.gate.Gate;
+import io.tollgate.overrides.OverrideRequest;
+import io.tollgate.overrides.Overrides;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -10,51 +12,64 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The status page and its JSON API, for any front end that can hand over a request's method,
- * headers and peer: the page (one self-contained HTML document) to a browser, the {@link
- * StatusReport} as JSON to everyone else and to the page itself ({@code ?view=status}).
+ * headers, peer and body: the page (one self-contained HTML document) to a browser, the {@link
+ * StatusReport} as JSON to everyone else and to the page itself ({@code ?view=status}), and the
+ * live overrides ({@code ?view=overrides}: read with a GET, changed with a POST, {@link
+ * OverridesApi}).
  *
  * <p>Who may read the data: with a token configured, only a request bearing it ({@code
  * Authorization: Bearer <token>}); without one, only a request from loopback that no proxy
- * forwarded. The page itself holds no data, so it is served to anyone who can reach it; it asks
- * for the token when the data needs one. Every answer forbids caching, framing and sniffing, and
- * the page may run only its own inline script and style.
+ * forwarded. Who may change overrides: only a request bearing the token, so without one the API
+ * is read-only, from loopback too (any local process, or a page a local browser opens, could post
+ * to a loopback port). A change must be sent as {@code application/json}, which a form of another
+ * site cannot send at all, and its script only after a CORS preflight. The page itself holds no
+ * data, so it is served to anyone who can reach it; it asks for the token when the data needs one.
+ * Every answer forbids caching, framing and sniffing, and the page may run only its own inline
+ * script and style.
  */
 public final class StatusPage {
 
   /** The query that asks for the data: what the page fetches on every front end. */
   public static final String DATA_QUERY = "view=status";
+  /** The query of the live overrides: GET reads them, POST changes one. */
+  public static final String OVERRIDES_QUERY = "view=overrides";
+  /** The largest body a change may have; a change is a few hundred bytes. */
+  public static final int MAX_BODY = 16 * 1024;
 
   private static final Page PAGE = Page.load();
+  private static final String WRONG_TOKEN = "a valid bearer token is required (tollgate.status.token)";
 
   private final StatusReports reports;
+  private final Overrides overrides;
   private final Optional<byte[]> token;
   private final boolean callerTrusted;
 
-  private StatusPage(StatusReports reports, Optional<String> token, boolean callerTrusted) {
-    this.reports = Objects.requireNonNull(reports, "reports");
+  private StatusPage(Gate gate, Optional<String> token, boolean callerTrusted) {
+    this.reports = StatusReports.of(gate);
+    this.overrides = gate.overrides();
     this.token = token.map(t -> t.getBytes(StandardCharsets.UTF_8));
     this.callerTrusted = callerTrusted;
   }
 
   /** The page of {@code gate}, its data guarded by {@code tollgate.status.token} and loopback. */
   public static StatusPage of(Gate gate) {
-    return new StatusPage(StatusReports.of(gate), gate.config().status().token(), false);
+    return new StatusPage(gate, gate.config().status().token(), false);
   }
 
   /**
    * The page of {@code gate} for a front end that authorizes its callers itself (Spring Boot's
-   * actuator security): every request that reaches it is answered.
+   * actuator security): every request that reaches it is answered, changes too.
    */
   public static StatusPage trustingCaller(Gate gate) {
-    return new StatusPage(StatusReports.of(gate), Optional.empty(), true);
+    return new StatusPage(gate, Optional.empty(), true);
   }
 
   /**
@@ -67,31 +82,85 @@ public final class StatusPage {
    * @param peer the address the request came from
    * @param forwarded true when a proxy says it forwarded the request ({@code Forwarded},
    *     {@code X-Forwarded-For}): then the peer is the proxy, not the reader
+   * @param contentType the {@code Content-Type} header, or null
+   * @param body the request's body, or null when it has none; read (at most {@link #MAX_BODY}
+   *     bytes and one more) only for a change its caller may make, on the caller's thread
    */
   public record Request(String method, String query, String accept, String authorization,
-      InetAddress peer, boolean forwarded) {}
+      InetAddress peer, boolean forwarded, String contentType, InputStream body) {
+
+    /** A request without a body. */
+    public Request(String method, String query, String accept, String authorization,
+        InetAddress peer, boolean forwarded) {
+      this(method, query, accept, authorization, peer, forwarded, null, null);
+    }
+  }
 
   /** The answer: status, headers (content type included) and body. */
   public record Response(int status, Map<String, String> headers, byte[] body) {}
 
   public Response handle(Request request) {
+    boolean overridesAsked = asks(request, OVERRIDES_QUERY);
+    if (request.method().equals("POST") && overridesAsked) {
+      return change(request);
+    }
     if (!request.method().equals("GET")) {
       Map<String, String> headers = headers("application/json");
-      headers.put("Allow", "GET");
-      return new Response(405, headers, error("the status page answers GET only"));
+      headers.put("Allow", "GET, POST");
+      return new Response(405, headers,
+          error("the status page answers GET, and POST at ?" + OVERRIDES_QUERY));
     }
-    if (wantsPage(request)) {
+    if (!overridesAsked && wantsPage(request)) {
       Map<String, String> headers = headers("text/html; charset=utf-8");
       headers.put("Content-Security-Policy", PAGE.policy);
       return new Response(200, headers, PAGE.html);
     }
     Optional<String> refusal = refusal(request);
     if (refusal.isPresent()) {
-      Map<String, String> headers = headers("application/json");
-      headers.put("WWW-Authenticate", "Bearer realm=\"tollgate\"");
-      return new Response(401, headers, error(refusal.get()));
+      return unauthorized(refusal.get());
+    }
+    if (overridesAsked) {
+      return json(OverridesApi.read(overrides));
     }
     return new Response(200, headers("application/json"), json(reports.current()));
+  }
+
+  /**
+   * A change of the overrides: only with the token, as JSON, within {@link #MAX_BODY}. Its author
+   * is the body's {@code by} (else {@code status-page}) and the address it came from, which the
+   * caller cannot choose: {@code alice via 10.1.2.3}.
+   */
+  private Response change(Request request) {
+    if (!callerTrusted) {
+      if (token.isEmpty()) {
+        return json(OverridesApi.error(403, "changing overrides needs tollgate.status.token,"
+            + " sent as a bearer token: without it the status page is read-only"));
+      }
+      if (!bearsToken(request)) {
+        return unauthorized(WRONG_TOKEN);
+      }
+    }
+    if (!isJson(request.contentType())) {
+      return json(OverridesApi.error(415, "a change is sent as Content-Type: application/json"));
+    }
+    byte[] body;
+    try {
+      body = request.body() == null ? new byte[0] : request.body().readNBytes(MAX_BODY + 1);
+    } catch (IOException e) {
+      return json(OverridesApi.error(400, "the body could not be read: " + e.getMessage()));
+    }
+    if (body.length > MAX_BODY) {
+      return json(OverridesApi.error(413, "a change takes at most " + MAX_BODY + " bytes"));
+    }
+    OverrideRequest asked;
+    try {
+      asked = OverrideRequest.fromJson(body);
+    } catch (IllegalArgumentException e) {
+      return json(OverridesApi.error(400, e.getMessage()));
+    }
+    String by = asked.by() == null || asked.by().isBlank() ? "status-page" : asked.by().strip();
+    String via = request.peer() == null ? "unknown" : request.peer().getHostAddress();
+    return json(OverridesApi.change(overrides, asked.withBy(by + " via " + via)));
   }
 
   /** The report as the JSON API writes it. */
@@ -120,10 +189,19 @@ public final class StatusPage {
     return PAGE.htmlWithPolicy.clone();
   }
 
+  private static boolean asks(Request request, String view) {
+    return request.query() != null && ("&" + request.query() + "&").contains("&" + view + "&");
+  }
+
   private static boolean wantsPage(Request request) {
-    boolean dataAsked = request.query() != null
-        && ("&" + request.query() + "&").contains("&" + DATA_QUERY + "&");
-    return !dataAsked && request.accept() != null && request.accept().contains("text/html");
+    return !asks(request, DATA_QUERY) && request.accept() != null
+        && request.accept().contains("text/html");
+  }
+
+  /** {@code application/json}, with or without parameters such as a charset. */
+  private static boolean isJson(String contentType) {
+    return contentType != null && contentType.strip().toLowerCase(Locale.ROOT)
+        .matches("application/json\\s*(;.*)?");
   }
 
   private Optional<String> refusal(Request request) {
@@ -131,17 +209,31 @@ public final class StatusPage {
       return Optional.empty();
     }
     if (token.isPresent()) {
-      String given = request.authorization();
-      boolean bearer = given != null && given.regionMatches(true, 0, "Bearer ", 0, 7);
-      byte[] presented = bearer ? given.substring(7).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
-      return MessageDigest.isEqual(presented, token.get()) ? Optional.empty()
-          : Optional.of("a valid bearer token is required (tollgate.status.token)");
+      return bearsToken(request) ? Optional.empty() : Optional.of(WRONG_TOKEN);
     }
     if (request.peer() != null && request.peer().isLoopbackAddress() && !request.forwarded()) {
       return Optional.empty();
     }
     return Optional.of("beyond loopback the status data needs tollgate.status.token,"
         + " sent as a bearer token");
+  }
+
+  /** Whether the request bears the configured token, compared in constant time. */
+  private boolean bearsToken(Request request) {
+    String given = request.authorization();
+    boolean bearer = given != null && given.regionMatches(true, 0, "Bearer ", 0, 7);
+    byte[] presented = bearer ? given.substring(7).trim().getBytes(StandardCharsets.UTF_8) : new byte[0];
+    return token.isPresent() && MessageDigest.isEqual(presented, token.get());
+  }
+
+  private static Response unauthorized(String why) {
+    Map<String, String> headers = headers("application/json");
+    headers.put("WWW-Authenticate", "Bearer realm=\"tollgate\"");
+    return new Response(401, headers, error(why));
+  }
+
+  private static Response json(OverridesApi.Answer answer) {
+    return new Response(answer.status(), headers("application/json"), answer.body());
   }
 
   private static Map<String, String> headers(String contentType) {

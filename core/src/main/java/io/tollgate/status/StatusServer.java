@@ -16,7 +16,8 @@ import java.util.concurrent.Executors;
 /**
  * The status page on a port of its own ({@code tollgate.status.port}, {@code bind}): what the agent
  * serves, since an app it is attached to may have no web server. One daemon thread answers; the
- * page is at {@code /}, its data at {@code /?view=status}; every other path is 404.
+ * page is at {@code /}, its data at {@code /?view=status}, the live overrides at {@code
+ * /?view=overrides}; every other path is 404.
  */
 public final class StatusServer implements AutoCloseable {
 
@@ -73,7 +74,8 @@ public final class StatusServer implements AutoCloseable {
         response = page.handle(new StatusPage.Request(exchange.getRequestMethod(),
             exchange.getRequestURI().getRawQuery(), headers.getFirst("Accept"),
             headers.getFirst("Authorization"), exchange.getRemoteAddress().getAddress(),
-            headers.containsKey("Forwarded") || headers.containsKey("X-Forwarded-For")));
+            headers.containsKey("Forwarded") || headers.containsKey("X-Forwarded-For"),
+            headers.getFirst("Content-Type"), exchange.getRequestBody()));
       }
       response.headers().forEach(exchange.getResponseHeaders()::set);
       exchange.sendResponseHeaders(response.status(), response.body().length);

@@ -11,7 +11,8 @@ import java.net.InetAddress;
 /**
  * The status page at {@code tollgate.status.path} within the app: the filter answers it itself,
  * before any tenant is asked for, so reading it is charged to nobody. Who may read its data is the
- * page's rule ({@link StatusPage}): the token, or a loopback peer no proxy forwarded.
+ * page's rule ({@link StatusPage}): the token, or a loopback peer no proxy forwarded; who may
+ * change the live overrides through it: the token only.
  */
 final class StatusRoute {
 
@@ -29,11 +30,15 @@ final class StatusRoute {
         .orElse(null);
   }
 
-  /** A GET of the page's path, as the request URI has it after the context path. */
+  /**
+   * A GET of the page's path, or a POST (a change of the live overrides), as the request URI has
+   * it after the context path.
+   */
   boolean matches(HttpServletRequest request) {
     String uri = request.getRequestURI();
     String context = request.getContextPath();
-    return "GET".equals(request.getMethod()) && uri.startsWith(context)
+    String method = request.getMethod();
+    return ("GET".equals(method) || "POST".equals(method)) && uri.startsWith(context)
         && uri.substring(context.length()).equals(path);
   }
 
@@ -42,7 +47,8 @@ final class StatusRoute {
         request.getQueryString(), request.getHeader("Accept"), request.getHeader("Authorization"),
         // the container's remote address is an IP literal: no name is looked up
         InetAddress.getByName(request.getRemoteAddr()),
-        request.getHeader("Forwarded") != null || request.getHeader("X-Forwarded-For") != null));
+        request.getHeader("Forwarded") != null || request.getHeader("X-Forwarded-For") != null,
+        request.getContentType(), request.getInputStream()));
     response.setStatus(answer.status());
     answer.headers().forEach(response::setHeader);
     response.setContentLength(answer.body().length);

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -801,6 +802,43 @@ abstract class FilterContract {
     assertThat(json(right.body()).get("mode").asText()).isEqualTo("enforce");
     assertThat(json(right.body()).get("limiter").asText()).isEqualTo("redis");
     assertThat(json(right.body()).get("fleet").get(0).get("frontEnd").asText()).isEqualTo("filter");
+  }
+
+  @Test
+  void theStatusPagesApiSetsALiveOverrideWithTheTokenThatTheFilterAppliesAtOnce() throws Exception {
+    String api = "/keys/tollgate/status?view=overrides";
+    // the app's tenant is its key's hash, and its configuration allows 2 requests an hour
+    String tenant = TenantResolver.apiKeyTenant("sk-raised-1");
+    String change = "{\"action\":\"set\",\"tenant\":\"" + tenant + "\","
+        + "\"limits\":{\"requests-per-hour\":3},\"by\":\"alice\"}";
+
+    HttpResponse<String> anonymous = Http.send(Http.json(container.uri(api), change));
+    HttpResponse<String> set = Http.send(Http.json(container.uri(api), change)
+        .header("Authorization", "Bearer " + STATUS_TOKEN));
+    List<Integer> statuses = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      statuses.add(Http.send(Http.json(container.uri("/keys" + CHAT), CHAT_BODY)
+          .header("Authorization", "Bearer sk-raised-1")).statusCode());
+    }
+    HttpResponse<String> read = Http.send(HttpRequest.newBuilder(container.uri(api))
+        .header("Authorization", "Bearer " + STATUS_TOKEN));
+
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+    assertThat(header(set, "content-type")).isEqualTo("application/json");
+    JsonNode made = json(set.body());
+    assertThat(made.get("action").asText()).isEqualTo("set");
+    assertThat(made.get("label").asText()).isEqualTo("tenant " + tenant);
+    assertThat(made.get("by").asText()).isEqualTo("alice via 127.0.0.1");
+    assertThat(made.get("after").toString()).isEqualTo("{\"requests-per-hour\":\"3\"}");
+    assertThat(statuses).containsExactly(200, 200, 200, 429);
+    assertThat(read.statusCode()).isEqualTo(200);
+    JsonNode overrides = json(read.body());
+    assertThat(overrides.get("version").asLong()).isEqualTo(made.get("version").asLong());
+    assertThat(overrides.at("/overrides/0/label").asText()).isEqualTo("tenant " + tenant);
+    assertThat(overrides.at("/overrides/0/limits").toString()).isEqualTo("{\"requests-per-hour\":\"3\"}");
+    assertThat(overrides.at("/audit/0/by").asText()).isEqualTo("alice via 127.0.0.1");
+    assertThat(overrides.get("audit")).hasSize(1);
   }
 
   // ---- shadow ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tollgate.gate.Gate;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.Limits;
@@ -13,11 +14,15 @@ import io.tollgate.status.StatusPage;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.llm.RecordedRequest;
 import io.tollgate.testkit.redis.RedisServer;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +36,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpEntity;
@@ -56,7 +64,7 @@ import org.springframework.web.reactive.function.client.WebClient;
  * builders, and the actuator's view of it. Limits are per hour so that nothing refills during the
  * test and every count is exact.
  */
-@SpringBootTest(classes = TestApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+@SpringBootTest(classes = {TestApp.class, TollgateAppTest.SignedInUsers.class}, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "tollgate.providers.openai.limits.requests-per-hour=2",
     "tollgate.providers.openai.limits.tokens-per-day=1000",
     "tollgate.providers.openai.fallbacks=backup",
@@ -368,6 +376,78 @@ class TollgateAppTest {
     }
   }
 
+  @Test
+  void actuatorChangesALiveOverrideAsTheSignedInUserAndTheFilterAppliesItAtOnce() throws Exception {
+    // a tenant no other test charges: 3 requests an hour by the configuration
+    HttpResponse<String> set = post("/actuator/tollgate", "alice", """
+        {"action":"set","tenant":"raised","limits":"requests-per-hour=5","by":"ci"}""");
+    List<Integer> statuses = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      statuses.add(inbound("raised").statusCode());
+    }
+    HttpResponse<String> misspelt = post("/actuator/tollgate", null, """
+        {"action":"set","tenant":"raised","limits":"requests-per-hou=9"}""");
+    HttpResponse<String> read = get("/actuator/tollgate?view=overrides", "application/json");
+    HttpResponse<String> removed = post("/actuator/tollgate", null, """
+        {"action":"remove","tenant":"raised"}""");
+    HttpResponse<String> readAgain = get("/actuator/tollgate?view=overrides", "application/json");
+
+    assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+    assertThat(set.headers().firstValue("Content-Type")).contains("application/json");
+    assertThat(withoutTimes(set.body())).as("the signed-in user, not the body's by").isEqualTo(JSON.readTree("""
+        {"version":1,"action":"set","label":"tenant raised","by":"alice","before":{},
+         "after":{"requests-per-hour":"5"}}"""));
+    assertThat(statuses).containsExactly(200, 200, 200, 200, 200, 429);
+    assertThat(misspelt.statusCode()).isEqualTo(400);
+    assertThat(misspelt.body()).isEqualTo("{\"error\":\"tollgate.tenants.overrides.raised.requests-per-hou"
+        + " is not a known key; did you mean requests-per-hour?\"}");
+    assertThat(withoutTimes(read.body())).isEqualTo(JSON.readTree("""
+        {"version":1,
+         "overrides":[{"label":"tenant raised","limits":{"requests-per-hour":"5"},"by":"alice"}],
+         "audit":[{"version":1,"action":"set","label":"tenant raised","by":"alice","before":{},
+                   "after":{"requests-per-hour":"5"}}]}"""));
+    assertThat(removed.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(removed.body()).get("by").asText()).as("no user, no by").isEqualTo("actuator");
+    JsonNode after = JSON.readTree(readAgain.body());
+    assertThat(after.get("version").asLong()).isEqualTo(2);
+    assertThat(after.get("overrides")).isEmpty();
+    assertThat(after.get("audit")).extracting(change -> change.get("action").asText() + " by "
+        + change.get("by").asText()).containsExactly("remove by actuator", "set by alice");
+  }
+
+  /** A JSON answer without its times, which are Redis's clock's: each checked to be past. */
+  private static JsonNode withoutTimes(String body) throws Exception {
+    JsonNode json = JSON.readTree(body);
+    json.findParents("at").forEach(node -> {
+      assertThat(Instant.parse(node.get("at").asText())).isBeforeOrEqualTo(Instant.now());
+      ((ObjectNode) node).remove("at");
+    });
+    return json;
+  }
+
+  /**
+   * Signs a request in as the user its {@code X-Test-User} header names, as an app's security does
+   * (Spring Security's request wrapper answers {@code getUserPrincipal()} so too): the actuator hands
+   * that principal to the endpoint's operations.
+   */
+  @Configuration(proxyBeanMethods = false)
+  static class SignedInUsers {
+
+    @Bean
+    FilterRegistrationBean<Filter> signedInUsers() {
+      return new FilterRegistrationBean<>((request, response, chain) -> {
+        String user = ((HttpServletRequest) request).getHeader("X-Test-User");
+        chain.doFilter(user == null ? request
+            : new HttpServletRequestWrapper((HttpServletRequest) request) {
+              @Override
+              public Principal getUserPrincipal() {
+                return () -> user;
+              }
+            }, response);
+      });
+    }
+  }
+
   private static JsonNode tenant(JsonNode report, String name) {
     for (JsonNode tenant : report.get("tenants")) {
       if (tenant.get("name").asText().equals(name)) {
@@ -391,6 +471,17 @@ class TollgateAppTest {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(CHAT))
         .build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A JSON POST, signed in as {@code user} when it is not null. */
+  private HttpResponse<String> post(String path, String user, String json) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(local(path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json));
+    if (user != null) {
+      request.header("X-Test-User", user);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> get(String path) throws Exception {
