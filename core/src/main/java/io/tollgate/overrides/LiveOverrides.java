@@ -10,20 +10,28 @@ import java.util.Optional;
  * with the same limits.
  *
  * @param version raised by every change; 0 before the first
+ * @param epoch when the count of versions began: a store that lost its data counts again, and a
+ *     version is the same only with the same epoch
  * @param entries by {@link OverrideEntry#field()}
  * @param namesTenants whether any entry is a tenant's: when none is, a call looks none up
  */
-public record LiveOverrides(long version, Map<String, OverrideEntry> entries, boolean namesTenants) {
+public record LiveOverrides(long version, long epoch, Map<String, OverrideEntry> entries,
+    boolean namesTenants) {
 
-  public static final LiveOverrides NONE = of(0, Map.of());
+  public static final LiveOverrides NONE = of(0, 0, Map.of());
 
   public LiveOverrides {
     entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
   }
 
-  public static LiveOverrides of(long version, Map<String, OverrideEntry> entries) {
-    return new LiveOverrides(version, entries,
+  public static LiveOverrides of(long version, long epoch, Map<String, OverrideEntry> entries) {
+    return new LiveOverrides(version, epoch, entries,
         entries.keySet().stream().anyMatch(field -> field.startsWith("tenant:")));
+  }
+
+  /** Whether {@code stamp} names these overrides: the same version of the same count. */
+  public boolean isAt(OverrideStore.Stamp stamp) {
+    return stamp.version() == version && stamp.epoch() == epoch;
   }
 
   public Optional<OverrideEntry> entry(String field) {

@@ -22,13 +22,13 @@ final class LocalOverrideStore implements OverrideStore {
   }
 
   @Override
-  public synchronized long version() {
-    return version;
+  public synchronized Stamp stamp() {
+    return new Stamp(version, 0);
   }
 
   @Override
   public synchronized LiveOverrides read() {
-    return LiveOverrides.of(version, entries);
+    return LiveOverrides.of(version, 0, entries);
   }
 
   @Override

@@ -16,8 +16,11 @@ public interface OverrideStore {
   /** The audit list keeps the latest this many changes. */
   int AUDIT_LENGTH = 1000;
 
-  /** The version now: raised by every change, 0 before the first. */
-  long version();
+  /** The version now (raised by every change, 0 before the first) and the epoch of its count. */
+  Stamp stamp();
+
+  /** A version of the overrides, and when its count began. */
+  record Stamp(long version, long epoch) {}
 
   /** Every override, at the version read with them. */
   LiveOverrides read();

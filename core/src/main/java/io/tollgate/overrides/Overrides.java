@@ -154,8 +154,7 @@ public final class Overrides implements AutoCloseable {
 
   /** Reads the store now when its version moved. */
   public void refresh() {
-    long version = store.version();
-    if (version != current.live.version()) {
+    if (!current.live.isAt(store.stamp())) {
       apply(store.read());
     }
   }
@@ -195,7 +194,7 @@ public final class Overrides implements AutoCloseable {
   }
 
   private synchronized void apply(LiveOverrides live) {
-    if (live.version() == current.live.version()) {
+    if (live.version() == current.live.version() && live.epoch() == current.live.epoch()) {
       return;
     }
     Map<String, LimitsConfig> parsed = new HashMap<>();

@@ -13,7 +13,7 @@ import java.util.Optional;
 final class RedisOverrideStore implements OverrideStore {
 
   static final List<byte[]> KEYS = List.of(bytes("tg:{live}:overrides"),
-      bytes("tg:{live}:version"), bytes("tg:{live}:audit"));
+      bytes("tg:{live}:version"), bytes("tg:{live}:audit"), bytes("tg:{live}:epoch"));
 
   private static final System.Logger LOG = System.getLogger(RedisOverrideStore.class.getName());
 
@@ -29,15 +29,16 @@ final class RedisOverrideStore implements OverrideStore {
   }
 
   @Override
-  public long version() {
-    return (Long) run("version").get(0);
+  public Stamp stamp() {
+    List<?> reply = run("version");
+    return new Stamp((Long) reply.get(0), (Long) reply.get(1));
   }
 
   @Override
   public LiveOverrides read() {
     List<?> reply = run("read");
     Map<String, OverrideEntry> entries = new LinkedHashMap<>();
-    for (int i = 1; i + 1 < reply.size(); i += 2) {
+    for (int i = 2; i + 1 < reply.size(); i += 2) {
       String field = text(reply.get(i));
       try {
         entries.put(field, OverrideJson.readEntry(field, (byte[]) reply.get(i + 1)));
@@ -47,7 +48,7 @@ final class RedisOverrideStore implements OverrideStore {
             + ": " + e.getMessage());
       }
     }
-    return LiveOverrides.of((Long) reply.get(0), entries);
+    return LiveOverrides.of((Long) reply.get(0), (Long) reply.get(1), entries);
   }
 
   @Override

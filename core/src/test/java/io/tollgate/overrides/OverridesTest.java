@@ -95,7 +95,8 @@ class OverridesTest {
 
     try (Jedis jedis = server.jedis()) {
       Set<String> keys = new TreeSet<>(jedis.keys("tg:{live}:*"));
-      assertThat(keys).containsExactly("tg:{live}:audit", "tg:{live}:overrides", "tg:{live}:version");
+      assertThat(keys).containsExactly("tg:{live}:audit", "tg:{live}:epoch", "tg:{live}:overrides",
+          "tg:{live}:version");
       Set<String> fields = jedis.hkeys("tg:{live}:overrides");
       assertThat(fields).hasSize(1);
       assertThat(fields.iterator().next()).startsWith("tenant:").doesNotContain("acme");
@@ -125,6 +126,24 @@ class OverridesTest {
     assertThat(audit.get(0).at()).isAfterOrEqualTo(audit.get(2).at());
     two.refresh();
     assertThat(two.providerLimits("openai")).isEmpty();
+  }
+
+  @Test
+  void aRedisThatLostItsDataAndCountsAgainIsReadAgainAtTheSameVersionNumber() throws Exception {
+    one.set(OverrideTarget.tenant("acme"), Map.of("requests-per-minute", "600"), "alice");
+    two.refresh();
+    assertThat(two.current().version()).isEqualTo(1);
+    server.flushAll();
+    Thread.sleep(2); // the new count begins at a later millisecond
+
+    one.set(OverrideTarget.tenant("other"), Map.of("requests-per-minute", "7"), "bob");
+    two.refresh();
+
+    // version 1 again, of another count: two holds what Redis holds now
+    assertThat(two.current().version()).isEqualTo(1);
+    assertThat(two.tenantLimits(CONFIG.tenants().orElseThrow(), "acme")).isEmpty();
+    assertThat(two.tenantLimits(CONFIG.tenants().orElseThrow(), "other").orElseThrow()
+        .requestsPerMinute()).hasValue(7);
   }
 
   @Test
