@@ -3,18 +3,13 @@ package io.tollgate.gate;
 import static io.tollgate.gate.GateTestSupport.CHAT;
 import static io.tollgate.gate.GateTestSupport.chat;
 import static io.tollgate.gate.GateTestSupport.config;
-import static io.tollgate.gate.GateTestSupport.readBody;
-import static io.tollgate.gate.GateTestSupport.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.overrides.OverrideTarget;
 import io.tollgate.overrides.Overrides;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.redis.RedisServer;
-import java.io.InputStream;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -68,22 +63,9 @@ class GateLiveOverridesTest {
         """.formatted(redis.uri(), provider.baseUrl()), Map.of()));
   }
 
-  private int callAs(Gate gate, String tenant) throws Exception {
-    try (Tenants.Scope bound = Tenants.bind(tenant)) {
-      var result = gate.call(chat(provider.baseUrl(), "sk-app", CHAT), true, transport);
-      if (result instanceof CallResult.Forwarded<HttpResponse<InputStream>>) {
-        readBody(result);
-      }
-      return status(result);
-    }
-  }
-
   private List<Integer> calls(Gate gate, String tenant, int count) throws Exception {
-    List<Integer> statuses = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      statuses.add(callAs(gate, tenant));
-    }
-    return statuses;
+    return GateTestSupport.statuses(gate, transport, chat(provider.baseUrl(), "sk-app", CHAT),
+        tenant, count);
   }
 
   /** Waits for {@code gate} to hold {@code version}; how long it took. */

@@ -2,20 +2,15 @@ package io.tollgate.gate;
 
 import static io.tollgate.gate.GateTestSupport.CHAT;
 import static io.tollgate.gate.GateTestSupport.config;
-import static io.tollgate.gate.GateTestSupport.readBody;
-import static io.tollgate.gate.GateTestSupport.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.llm.Headers;
 import io.tollgate.router.OutboundRequest;
 import io.tollgate.testkit.llm.MockLlmServer;
 import io.tollgate.testkit.redis.RedisServer;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -74,24 +69,14 @@ class GatePriorityTest {
   }
 
   private List<Integer> calls(Gate gate, String tenant, String priority, int count) throws Exception {
-    List<Integer> statuses = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      Headers headers = priority == null
-          ? Headers.of("Authorization", "Bearer sk-app", "Content-Type", "application/json")
-          : Headers.of("Authorization", "Bearer sk-app", "Content-Type", "application/json",
-              "X-Priority", priority);
-      OutboundRequest request = OutboundRequest.of("POST",
-          URI.create(provider.baseUrl() + "/v1/chat/completions"), headers,
-          CHAT.getBytes(StandardCharsets.UTF_8));
-      try (Tenants.Scope bound = Tenants.bind(tenant)) {
-        var result = gate.call(request, true, transport);
-        if (result instanceof CallResult.Forwarded<HttpResponse<InputStream>>) {
-          readBody(result);
-        }
-        statuses.add(status(result));
-      }
-    }
-    return statuses;
+    Headers headers = priority == null
+        ? Headers.of("Authorization", "Bearer sk-app", "Content-Type", "application/json")
+        : Headers.of("Authorization", "Bearer sk-app", "Content-Type", "application/json",
+            "X-Priority", priority);
+    OutboundRequest request = OutboundRequest.of("POST",
+        URI.create(provider.baseUrl() + "/v1/chat/completions"), headers,
+        CHAT.getBytes(StandardCharsets.UTF_8));
+    return GateTestSupport.statuses(gate, transport, request, tenant, count);
   }
 
   @Test

@@ -3,8 +3,6 @@ package io.tollgate.gate;
 import static io.tollgate.gate.GateTestSupport.CHAT;
 import static io.tollgate.gate.GateTestSupport.chat;
 import static io.tollgate.gate.GateTestSupport.config;
-import static io.tollgate.gate.GateTestSupport.readBody;
-import static io.tollgate.gate.GateTestSupport.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tollgate.config.Mode;
@@ -12,11 +10,8 @@ import io.tollgate.config.ModeSetting;
 import io.tollgate.llm.Headers;
 import io.tollgate.overrides.OverrideTarget;
 import io.tollgate.testkit.llm.MockLlmServer;
-import java.io.InputStream;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,17 +53,8 @@ class GateRolloutTest {
   }
 
   private List<Integer> calls(Gate gate, String tenant, int count) throws Exception {
-    List<Integer> statuses = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      try (Tenants.Scope bound = Tenants.bind(tenant)) {
-        var result = gate.call(chat(provider.baseUrl(), "sk-app", CHAT), true, transport);
-        if (result instanceof CallResult.Forwarded<HttpResponse<InputStream>>) {
-          readBody(result);
-        }
-        statuses.add(status(result));
-      }
-    }
-    return statuses;
+    return GateTestSupport.statuses(gate, transport, chat(provider.baseUrl(), "sk-app", CHAT),
+        tenant, count);
   }
 
   /** A tenant that a canary of {@code percent} enforces ({@code in}) or shadows. */

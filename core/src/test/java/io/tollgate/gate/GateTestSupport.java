@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** Builders shared by the gate's tests. */
@@ -39,6 +41,25 @@ final class GateTestSupport {
     try (InputStream body = forwarded.usage().wrap(forwarded.response().body())) {
       return new String(body.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  /**
+   * The statuses of {@code count} calls of {@code request} through {@code gate}, each as
+   * {@code tenant} (none when null), each body read as an app would.
+   */
+  static List<Integer> statuses(Gate gate, JdkTransport transport, OutboundRequest request,
+      String tenant, int count) throws IOException {
+    List<Integer> statuses = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      try (Tenants.Scope bound = tenant == null ? () -> { } : Tenants.bind(tenant)) {
+        var result = gate.call(request, true, transport);
+        if (result instanceof CallResult.Forwarded<HttpResponse<InputStream>>) {
+          readBody(result);
+        }
+        statuses.add(status(result));
+      }
+    }
+    return statuses;
   }
 
   static int status(CallResult<HttpResponse<InputStream>> result) {
