@@ -28,6 +28,7 @@ public final class InboundExample {
       Function<List<Headers.Field>, byte[]> app) throws IOException {
     Admission admission = gate.admitInbound(InboundRequest.builder(TenantSource.header("X-Tenant-Id"))
         .tenant(Optional.ofNullable(request.getHeader("X-Tenant-Id")))
+        .user(Optional.ofNullable(request.getHeader("X-User-Id")))     // tenants.user-header, if set
         .api(ProviderApi.OPENAI).path(request.getRequestURI())
         .bodiless(false).body(() -> InboundBody.whole(heldBytes))   // read only when tokens are limited
         .build());
@@ -37,7 +38,8 @@ public final class InboundExample {
     }
     List<Headers.Field> limitHeaders = admission.limitHeaders(); // x-ratelimit-* to set; none in shadow mode
     byte[] body;
-    try (Tenants.Scope bound = admission.tenant().map(Tenants::bind).orElse(null)) {  // empty: serve unbound
+    try (Tenants.Scope bound = admission.tenant()                 // empty: serve unbound
+        .map(tenant -> Tenants.bind(tenant, admission.user().orElse(null))).orElse(null)) {
       body = app.apply(limitHeaders);
     }
     if (admission.settles()) {
