@@ -21,7 +21,6 @@ public final class PriorityConfig {
   public static final String DEFAULT_CLASS = "default";
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
-  private static final Pattern HEADER = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private final Optional<String> header;
   private final String defaultClass;
@@ -126,11 +125,7 @@ public final class PriorityConfig {
     private Builder() {}
 
     public Builder header(String header) {
-      if (header == null || !HEADER.matcher(header).matches()) {
-        throw new ConfigException("header", "must be an HTTP header name, was "
-            + ConfigException.shown(header));
-      }
-      this.header = header;
+      this.header = Values.headerName("header", header);
       return this;
     }
 

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The {@code tollgate.tenants} section: who is charged for a call and how much each may spend.
@@ -34,7 +33,6 @@ public final class TenantsConfig {
   public static final int DEFAULT_MAX_TRACKED = BoundedSubjects.DEFAULT_MAX_TRACKED;
 
   /** An HTTP header name (RFC 9110 token). */
-  private static final Pattern HEADER = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private final String header;
   private final String apiKeyHeader;
@@ -247,18 +245,18 @@ public final class TenantsConfig {
     private Builder() {}
 
     public Builder header(String header) {
-      this.header = headerName("header", header);
+      this.header = Values.headerName("header", header);
       return this;
     }
 
     public Builder apiKeyHeader(String apiKeyHeader) {
-      this.apiKeyHeader = headerName("api-key-header", apiKeyHeader);
+      this.apiKeyHeader = Values.headerName("api-key-header", apiKeyHeader);
       return this;
     }
 
     /** The header naming a user inside the tenant; requires {@link #userLimits}. */
     public Builder userHeader(String userHeader) {
-      this.userHeader = headerName("user-header", userHeader);
+      this.userHeader = Values.headerName("user-header", userHeader);
       return this;
     }
 
@@ -266,13 +264,6 @@ public final class TenantsConfig {
     public Builder userLimits(LimitsConfig userLimits) {
       this.userLimits = Objects.requireNonNull(userLimits, "userLimits");
       return this;
-    }
-
-    private static String headerName(String key, String name) {
-      if (name == null || !HEADER.matcher(name).matches()) {
-        throw new ConfigException(key, "must be an HTTP header name, was " + ConfigException.shown(name));
-      }
-      return name;
     }
 
     public Builder limits(LimitsConfig limits) {

@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Everything under {@code tollgate:}: the one configuration every front end (agent, servlet filter,
@@ -34,7 +33,6 @@ public final class TollgateConfig {
   public static final boolean DEFAULT_STRICT = false;
 
   /** An HTTP header name: RFC 9110's token characters. */
-  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private final Mode mode;
   private final int canaryPercent;
@@ -362,7 +360,7 @@ public final class TollgateConfig {
       List<String> names = new ArrayList<>(credentialHeaders.size());
       for (int i = 0; i < credentialHeaders.size(); i++) {
         String name = credentialHeaders.get(i);
-        if (name == null || !HEADER_NAME.matcher(name).matches()) {
+        if (name == null || !Values.HEADER_NAME.matcher(name).matches()) {
           throw new ConfigException(ROOT + ".credential-headers[" + i + "]",
               "must be a header name (letters, digits and !#$%&'*+-.^_`|~), was " + ConfigException.shown(name));
         }

@@ -16,8 +16,22 @@ final class Values {
 
   private static final Pattern WHOLE = Pattern.compile("-?\\d+");
   private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?");
+  /** An HTTP header name: RFC 9110's token. */
+  static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private Values() {}
+
+  /**
+   * {@code name}, when it is an HTTP header name.
+   *
+   * @throws ConfigException naming {@code key} when it is not
+   */
+  static String headerName(String key, String name) {
+    if (name == null || !HEADER_NAME.matcher(name).matches()) {
+      throw new ConfigException(key, "must be an HTTP header name, was " + ConfigException.shown(name));
+    }
+    return name;
+  }
 
   static long wholeNumber(String text) {
     if (!WHOLE.matcher(text).matches()) {

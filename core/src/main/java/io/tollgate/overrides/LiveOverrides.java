@@ -26,12 +26,12 @@ public record LiveOverrides(long version, long epoch, Map<String, OverrideEntry>
 
   public static LiveOverrides of(long version, long epoch, Map<String, OverrideEntry> entries) {
     return new LiveOverrides(version, epoch, entries,
-        entries.keySet().stream().anyMatch(field -> field.startsWith("tenant:")));
+        entries.keySet().stream().anyMatch(field -> field.startsWith(OverrideTarget.TENANT_PREFIX)));
   }
 
-  /** Whether {@code stamp} names these overrides: the same version of the same count. */
-  public boolean isAt(OverrideStore.Stamp stamp) {
-    return stamp.version() == version && stamp.epoch() == epoch;
+  /** Which version of which count these are: equal stamps, the same overrides. */
+  public OverrideStore.Stamp stamp() {
+    return new OverrideStore.Stamp(version, epoch);
   }
 
   public Optional<OverrideEntry> entry(String field) {

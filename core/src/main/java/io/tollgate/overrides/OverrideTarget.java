@@ -17,7 +17,7 @@ import java.util.Objects;
 public record OverrideTarget(Kind kind, String name, String model) {
 
   /** The scope a tenant's override is looked up by: its outbound subject's hash. */
-  static final String TENANT_SCOPE = "tenant";
+  public static final String TENANT_SCOPE = "tenant";
 
   /** What an override applies to. */
   public enum Kind { TENANT, PROVIDER, MODEL, MODE }
@@ -62,20 +62,35 @@ public record OverrideTarget(Kind kind, String name, String model) {
    */
   String field(TollgateConfig config) {
     return switch (kind) {
-      case TENANT -> "tenant:" + tenantField(tenants(config), name);
-      case PROVIDER -> "provider:" + knownProvider(config);
-      case MODEL -> "model:" + knownProvider(config) + "/" + model;
+      case TENANT -> tenantField(tenants(config).subject(TENANT_SCOPE, name));
+      case PROVIDER -> providerField(knownProvider(config));
+      case MODEL -> modelField(knownProvider(config), model);
       case MODE -> MODE_FIELD;
     };
   }
 
   /** Where the mode set at runtime is kept. */
   static final String MODE_FIELD = "mode";
+  /** What every tenant's field begins with. */
+  static final String TENANT_PREFIX = "tenant:";
 
-  /** The hash part of a tenant's field, as the gate computes it for a call. */
-  static String tenantField(TenantsConfig tenants, String tenant) {
-    Subject subject = tenants.subject(TENANT_SCOPE, tenant);
-    return subject.idHash();
+  /** The field of the tenant whose outbound subject ({@link #TENANT_SCOPE}) is {@code subject}. */
+  static String tenantField(Subject subject) {
+    return TENANT_PREFIX + subject.idHash();
+  }
+
+  static String providerField(String provider) {
+    return "provider:" + provider;
+  }
+
+  /** The field of {@code model} (lower case) on {@code provider}. */
+  static String modelField(String provider, String model) {
+    return modelPrefix(provider) + model;
+  }
+
+  /** What the fields of every model on {@code provider} begin with. */
+  static String modelPrefix(String provider) {
+    return "model:" + provider + "/";
   }
 
   /** Where a configuration file would hold these limits: wrong keys are named under it. */

@@ -4,8 +4,8 @@ import io.tollgate.config.ConfigException;
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.ModeSetting;
 import io.tollgate.config.TenantIdRule;
-import io.tollgate.config.TenantsConfig;
 import io.tollgate.config.TollgateConfig;
+import io.tollgate.limiter.Subject;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,23 +88,33 @@ public final class Overrides implements AutoCloseable {
     return Optional.ofNullable(current.parsed.get(field));
   }
 
-  /** A tenant's override in force, when any: its limit keys over the configuration's. */
-  public Optional<LimitsConfig> tenantLimits(TenantsConfig tenants, String tenant) {
+  /**
+   * The override in force of the tenant whose outbound subject ({@link OverrideTarget#TENANT_SCOPE},
+   * as {@code tenants.subject} makes it) is {@code subject}, when any: its limit keys over the
+   * configuration's.
+   */
+  public Optional<LimitsConfig> tenantLimits(Subject subject) {
     Snapshot now = current;
     if (!now.live.namesTenants()) {
       return Optional.empty();
     }
-    return Optional.ofNullable(now.parsed.get("tenant:" + OverrideTarget.tenantField(tenants, tenant)));
+    return Optional.ofNullable(now.parsed.get(OverrideTarget.tenantField(subject)));
   }
 
   /** A provider account's override in force, when any. */
   public Optional<LimitsConfig> providerLimits(String provider) {
-    return limits("provider:" + provider);
+    return limits(OverrideTarget.providerField(provider));
   }
 
   /** A model's override on {@code provider}, when any (the model in lower case). */
   public Optional<LimitsConfig> modelLimits(String provider, String model) {
-    return limits("model:" + provider + "/" + model);
+    return limits(OverrideTarget.modelField(provider, model));
+  }
+
+  /** Whether an override in force names a model on {@code provider}. */
+  public boolean namesModelsOf(String provider) {
+    String prefix = OverrideTarget.modelPrefix(provider);
+    return current.live.entries().keySet().stream().anyMatch(field -> field.startsWith(prefix));
   }
 
   /**
@@ -154,7 +164,7 @@ public final class Overrides implements AutoCloseable {
 
   /** Reads the store now when its version moved. */
   public void refresh() {
-    if (!current.live.isAt(store.stamp())) {
+    if (!current.live.stamp().equals(store.stamp())) {
       apply(store.read());
     }
   }
@@ -194,7 +204,7 @@ public final class Overrides implements AutoCloseable {
   }
 
   private synchronized void apply(LiveOverrides live) {
-    if (live.version() == current.live.version() && live.epoch() == current.live.epoch()) {
+    if (live.stamp().equals(current.live.stamp())) {
       return;
     }
     Map<String, LimitsConfig> parsed = new HashMap<>();

@@ -7,6 +7,7 @@ import io.tollgate.config.ConfigException;
 import io.tollgate.config.LimitsConfig;
 import io.tollgate.config.TollgateConfig;
 import io.tollgate.config.TollgateConfigLoader;
+import io.tollgate.limiter.Subject;
 import io.tollgate.redis.RedisConnection;
 import io.tollgate.testkit.redis.RedisServer;
 import java.time.Clock;
@@ -42,6 +43,11 @@ class OverridesTest {
   private RedisConnection connection;
   private Overrides one;
   private Overrides two;
+
+  /** The outbound subject a gate looks {@code id}'s override up by. */
+  private static Subject tenant(String id) {
+    return CONFIG.tenants().orElseThrow().subject(OverrideTarget.TENANT_SCOPE, id);
+  }
 
   @BeforeAll
   static void startRedis() {
@@ -83,10 +89,10 @@ class OverridesTest {
     assertThat(two.current().version()).isZero();
     two.refresh();
     assertThat(two.current().version()).isEqualTo(1);
-    LimitsConfig acme = two.tenantLimits(CONFIG.tenants().orElseThrow(), "acme").orElseThrow();
+    LimitsConfig acme = two.tenantLimits(tenant("acme")).orElseThrow();
     assertThat(acme.requestsPerMinute()).hasValue(600);
     assertThat(acme.usdPerDayMicros()).hasValue(5_500_000);
-    assertThat(two.tenantLimits(CONFIG.tenants().orElseThrow(), "other")).isEmpty();
+    assertThat(two.tenantLimits(tenant("other"))).isEmpty();
   }
 
   @Test
@@ -141,8 +147,8 @@ class OverridesTest {
 
     // version 1 again, of another count: two holds what Redis holds now
     assertThat(two.current().version()).isEqualTo(1);
-    assertThat(two.tenantLimits(CONFIG.tenants().orElseThrow(), "acme")).isEmpty();
-    assertThat(two.tenantLimits(CONFIG.tenants().orElseThrow(), "other").orElseThrow()
+    assertThat(two.tenantLimits(tenant("acme"))).isEmpty();
+    assertThat(two.tenantLimits(tenant("other")).orElseThrow()
         .requestsPerMinute()).hasValue(7);
   }
 
@@ -215,7 +221,7 @@ class OverridesTest {
     try (Overrides local = new Overrides(OverrideStore.inMemory(Clock.systemUTC()), CONFIG, false)) {
       local.set(OverrideTarget.tenant("acme"), Map.of("requests-per-minute", "7"), "alice");
       assertThat(local.current().version()).isEqualTo(1);
-      assertThat(local.tenantLimits(CONFIG.tenants().orElseThrow(), "acme").orElseThrow()
+      assertThat(local.tenantLimits(tenant("acme")).orElseThrow()
           .requestsPerMinute()).hasValue(7);
       assertThat(local.remove(OverrideTarget.tenant("acme"), "bob")).isPresent();
       assertThat(local.audit(5)).extracting(OverrideChange::action).containsExactly("remove", "set");

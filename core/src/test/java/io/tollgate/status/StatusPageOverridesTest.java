@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tollgate.config.TollgateConfigLoader;
 import io.tollgate.gate.Gate;
+import io.tollgate.overrides.OverrideTarget;
 import io.tollgate.testkit.redis.RedisServer;
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
@@ -148,8 +149,9 @@ class StatusPageOverridesTest {
         {"version":1,"action":"set","label":"tenant acme","by":"alice via 127.0.0.1","before":{},
          "after":{"requests-per-minute":"600","usd-per-day":"5.5"}}"""));
     // in force on this gate at once
-    assertThat(gate.overrides().tenantLimits(gate.config().tenants().orElseThrow(), "acme")
-        .orElseThrow().requestsPerMinute()).hasValue(600);
+    assertThat(gate.overrides().tenantLimits(gate.config().tenants().orElseThrow()
+        .subject(OverrideTarget.TENANT_SCOPE, "acme")).orElseThrow().requestsPerMinute())
+        .hasValue(600);
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.LimitState;
+import io.tollgate.limiter.Subject;
 import io.tollgate.llm.Headers;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.LlmRequest;
@@ -84,6 +85,8 @@ public final class Call<R> {
   private Charge tenantCharge;
   /** The limit that refused the call last, for the status page. */
   private String deniedBy;
+  /** The subject whose limit refused the call last: the line it waits in. */
+  private Subject deniedOn;
   /** True when that limit was the user's: the refusal says so. */
   private boolean deniedForUser;
   private boolean degraded;
@@ -160,7 +163,8 @@ public final class Call<R> {
 
   /** Decides and reports, but always sends the app's own request and never blocks it. */
   private Step<R> shadow() {
-    JointDecision decision = reserve(addressed.name(), llm.modelOrDeployment(),
+    JointDecision decision = reserve(addressed.name(),
+        charges(addressed.name(), llm.modelOrDeployment()),
         parts.pricing.estimate(llm.modelOrDeployment(), llm.estimate()));
     current = new Attempt(addressed.name(), decision, null, System.nanoTime(),
         llm.modelOrDeployment());
@@ -209,17 +213,18 @@ public final class Call<R> {
         continue;
       }
       long spend = parts.pricing.estimate(model, llm.estimate());
-      if (!fallback && mustWaitItsTurn(name, model)) {
+      List<Charge> charges = charges(name, model);
+      if (!fallback && mustWaitItsTurn(charges)) {
         breaker.releasePermission();
         hint(WaitLines.TURN_CHECK);
         checkingTurn = true;
         continue;
       }
-      JointDecision decision = reserve(name, model, spend);
+      JointDecision decision = reserve(name, charges, spend);
       accountRatio(name, decision).ifPresent(ratio ->
           parts.health.health(name).recordQuota(QuotaSource.LIMITER, ratio));
       if (!fallback) {
-        queue(name, model, decision);
+        queue(decision);
       }
       if (!decision.allowed()) {
         breaker.releasePermission();
@@ -247,7 +252,7 @@ public final class Call<R> {
    * Under {@code on-limit: wait}, whether this call must let the calls before it in a line of its
    * charges go first: it waits in one, behind another, or a line it would join holds calls.
    */
-  private boolean mustWaitItsTurn(String provider, Optional<String> model) {
+  private boolean mustWaitItsTurn(List<Charge> charges) {
     if (!waitsInLine()) {
       return false;
     }
@@ -258,7 +263,7 @@ public final class Call<R> {
     if (waitingIn != null) {
       return !parts.waitLines.isFirst(waitingIn, this);
     }
-    for (Charge charge : charges(provider, model)) {
+    for (Charge charge : charges) {
       String line = WaitLines.line(charge.subject(), priorityClass.orElse(""));
       if (parts.waitLines.anyIn(line)) {
         waitingIn = line;
@@ -273,18 +278,12 @@ public final class Call<R> {
    * After a reserve on the addressed provider: admitted, the call leaves its line; refused, it
    * joins the line of the subject that refused it, when it will wait.
    */
-  private void queue(String provider, Optional<String> model, JointDecision decision) {
+  private void queue(JointDecision decision) {
     if (decision.allowed()) {
       leaveLine();
-    } else if (waitingIn == null && waitsInLine()) {
-      decision.denial().ifPresent(denial -> {
-        int index = decision.decisions().indexOf(denial);
-        List<Charge> charges = charges(provider, model);
-        if (index >= 0 && index < charges.size()) {
-          waitingIn = WaitLines.line(charges.get(index).subject(), priorityClass.orElse(""));
-          parts.waitLines.join(waitingIn, this);
-        }
-      });
+    } else if (waitingIn == null && waitsInLine() && deniedOn != null) {
+      waitingIn = WaitLines.line(deniedOn, priorityClass.orElse(""));
+      parts.waitLines.join(waitingIn, this);
     }
   }
 
@@ -326,7 +325,6 @@ public final class Call<R> {
       checkingTurn = false;
       return new Step.Wait<>(wait);
     }
-    leaveLine();
     if (heldFailure != null) {
       finish(Decisions.UPSTREAM_ERROR, heldProvider, false);
       return done(new CallResult.Forwarded<>(heldProvider, heldFailure, UsageObserver.none(), attempts));
@@ -479,11 +477,10 @@ public final class Call<R> {
   }
 
   /**
-   * Reserves one request, the estimate and {@code spend} (its price) on every limit a call to
-   * {@code provider} sending {@code model} is charged to.
+   * Reserves one request, the estimate and {@code spend} (its price) on {@code charges}, what a
+   * call to {@code provider} is charged to.
    */
-  private JointDecision reserve(String provider, Optional<String> model, long spend) {
-    List<Charge> charges = charges(provider, model);
+  private JointDecision reserve(String provider, List<Charge> charges, long spend) {
     long start = System.nanoTime();
     JointDecision decision = parts.limiter.reserveAll(charges, 1, estimate(), spend);
     trace.limiterDecided(provider, decision, charges, estimate(), spend, System.nanoTime() - start);
@@ -494,7 +491,8 @@ public final class Call<R> {
     }
     decision.denial().ifPresent(denial -> {
       int index = decision.decisions().indexOf(denial);
-      String scope = charges.get(index).subject().scope();
+      deniedOn = charges.get(index).subject();
+      String scope = deniedOn.scope();
       deniedBy = DeniedLimit.name(scope, denial, estimate(), spend);
       deniedForUser = scope.equals(GateParts.USER_SCOPE);
     });

@@ -16,7 +16,7 @@ import io.tollgate.limiter.RateLimiter;
 import io.tollgate.limiter.Subject;
 import io.tollgate.llm.LlmProtocol;
 import io.tollgate.llm.ProviderApi;
-import io.tollgate.overrides.OverrideStore;
+import io.tollgate.overrides.OverrideTarget;
 import io.tollgate.overrides.Overrides;
 import io.tollgate.router.CrossOriginHeaders;
 import io.tollgate.router.HealthBoard;
@@ -40,8 +40,8 @@ import java.util.stream.Collectors;
  */
 public final class GateParts {
 
-  /** The scope of the tenants' outbound charges. */
-  public static final String TENANT_SCOPE = "tenant";
+  /** The scope of the tenants' outbound charges: the one live overrides look tenants up by. */
+  public static final String TENANT_SCOPE = OverrideTarget.TENANT_SCOPE;
   /** The scope of the outbound charges of users inside tenants ({@code tenants.user-limits}). */
   public static final String USER_SCOPE = "user";
 
@@ -80,12 +80,6 @@ public final class GateParts {
   private static final int MAX_SHARED_LIMITS = 4096;
   /** The limits of the tenants a live override names, merged: emptied when the overrides change. */
   private final Map<String, Merged> liveTenantLimits = new ConcurrentHashMap<>();
-
-  public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
-      HealthBoard health, Clock clock, Telemetry telemetry) {
-    this(config, limiter, breakers, health, clock, telemetry,
-        new Overrides(OverrideStore.inMemory(clock), config, false));
-  }
 
   public GateParts(TollgateConfig config, RateLimiter limiter, ProviderBreakers breakers,
       HealthBoard health, Clock clock, Telemetry telemetry, Overrides overrides) {
@@ -135,7 +129,12 @@ public final class GateParts {
    * overrides} entry) with a live override's keys over them.
    */
   LimitsConfig tenantLimits(String tenant) {
-    Optional<LimitsConfig> live = overrides.tenantLimits(tenants, tenant);
+    return tenantLimits(tenant, tenants.subject(TENANT_SCOPE, tenant));
+  }
+
+  /** As {@link #tenantLimits(String)}, given the tenant's outbound subject already hashed. */
+  private LimitsConfig tenantLimits(String tenant, Subject subject) {
+    Optional<LimitsConfig> live = overrides.tenantLimits(subject);
     if (live.isEmpty()) {
       return tenants.limitsFor(tenant);
     }
@@ -153,7 +152,8 @@ public final class GateParts {
 
   /** Whether {@code tenant} has limits of its own: in the configuration, or set live. */
   boolean isKnownTenant(String tenant) {
-    return tenants.isKnown(tenant) || overrides.tenantLimits(tenants, tenant).isPresent();
+    return tenants.isKnown(tenant)
+        || overrides.tenantLimits(tenants.subject(TENANT_SCOPE, tenant)).isPresent();
   }
 
   /** {@code limiter} charging at most {@code tenants.max-tracked} tenants, and users, on their own. */
@@ -248,27 +248,28 @@ public final class GateParts {
   }
 
   /**
-   * Who pays for a call to {@code provider} that sends {@code model}: its account (with the
-   * model's limits) first, and the tenant when one is bound.
-   */
-  List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant) {
-    return charges(provider, model, tenant, 1);
-  }
-
-  /**
-   * As {@link #charges(String, Optional, Optional)}, for a call of a priority class that may use
-   * {@code share} of every limit.
+   * Who pays for a call to {@code provider} that sends {@code model}, as a priority class allowed
+   * {@code share} of every limit: its account (with the model's limits) first, then the user
+   * inside the tenant when one is bound and users are limited, then the tenant when one is bound,
+   * all reserved as one decision. The user goes before its tenant: where subjects are reserved in
+   * turn (in memory, a Redis Cluster), a call its user refuses then never holds the tenant's room
+   * for a moment, so it cannot crowd out another user's call.
    */
   List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant,
-      double share) {
-    List<Charge> charges = new ArrayList<>(2);
+      Optional<String> user, double share) {
+    List<Charge> charges = new ArrayList<>(3);
     providerCharges.get(provider).charge(model).ifPresent(charge -> charges.add(shared(charge, share)));
-    if (tenant.isPresent() && tenants != null) {
-      var limits = tenantLimits(tenant.get());
-      if (!limits.isEmpty()) {
-        charges.add(new Charge(tenants.subject(TENANT_SCOPE, tenant.get()),
-            sharing(limits.toLimits(), share)));
-      }
+    if (tenant.isEmpty() || tenants == null) {
+      return charges;
+    }
+    if (userLimits != null && user.isPresent()) {
+      charges.add(new Charge(tenants.userSubject(USER_SCOPE, tenant.get(), user.get()),
+          sharing(userLimits, share)));
+    }
+    Subject subject = tenants.subject(TENANT_SCOPE, tenant.get());
+    LimitsConfig limits = tenantLimits(tenant.get(), subject);
+    if (!limits.isEmpty()) {
+      charges.add(new Charge(subject, sharing(limits.toLimits(), share)));
     }
     return charges;
   }
@@ -312,26 +313,6 @@ public final class GateParts {
   }
 
   private record SharedLimits(Limits limits, double share) {}
-
-  /**
-   * As {@link #charges(String, Optional, Optional, double)}, and the user inside the tenant when one is
-   * bound and users are limited, all reserved as one decision. The user goes before its tenant:
-   * where subjects are reserved in turn (in memory, a Redis Cluster), a call its user refuses then
-   * never holds the tenant's room for a moment, so it cannot crowd out another user's call.
-   */
-  List<Charge> charges(String provider, Optional<String> model, Optional<String> tenant,
-      Optional<String> user, double share) {
-    List<Charge> charges = charges(provider, model, tenant, share);
-    if (userLimits == null || tenant.isEmpty() || user.isEmpty()) {
-      return charges;
-    }
-    Charge userCharge = new Charge(tenants.userSubject(USER_SCOPE, tenant.get(), user.get()),
-        sharing(userLimits, share));
-    int last = charges.size() - 1;
-    boolean tenantCharged = last >= 0 && charges.get(last).subject().scope().equals(TENANT_SCOPE);
-    charges.add(tenantCharged ? last : charges.size(), userCharge);
-    return charges;
-  }
 
   public Activity activity() {
     return activity;

@@ -65,9 +65,8 @@ final class ProviderCharges {
             .orElse(provider.limits());
     this.accountLimits = limits.isEmpty() ? null : limits.toLimits();
     this.accountOnly = accountLimits == null ? null : new Charge(account, accountLimits);
-    this.hasModels = !provider.models().isEmpty() || (live != null
-        && live.current().entries().keySet().stream()
-            .anyMatch(field -> field.startsWith("model:" + provider.name() + "/")));
+    this.hasModels = !provider.models().isEmpty()
+        || (live != null && live.namesModelsOf(provider.name()));
   }
 
   /** Whether any call to this provider is charged to its account. */

@@ -2,7 +2,6 @@ package io.tollgate.limiter.internal;
 
 import io.tollgate.limiter.Charge;
 import io.tollgate.limiter.Decision;
-import io.tollgate.limiter.Dimension;
 import io.tollgate.limiter.JointDecision;
 import io.tollgate.limiter.LimitState;
 import io.tollgate.limiter.Limit;
