@@ -85,11 +85,61 @@ end
 local t = redis.call('TIME')
 local serverNow = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
+-- Numbers go to HSET as decimal text: Redis would format each one itself, with 17 significant
+-- digits, at a higher cost. Every state value is an integer below 2^53, which '%d' writes exactly.
+local function decimal(n) return string.format('%d', n) end
+local serverNowText = decimal(serverNow)
+
+-- The limits of a step, decoded once per distinct packed set in this call (the steps of one call
+-- mostly share a set): per limit what never changes, and the fields to read, in HMGET's order.
+local sets = {}
+local function limitsOf(packed)
+  local set = sets[packed]
+  if set then return set end
+  local n, at = struct.unpack('<i8', packed)
+  local fields = { 't', 'x' }
+  set = { n = n, fields = fields }
+  for i = 1, n do
+    local field, kind, capacity, window, tick, keep
+    field, kind, capacity, window, tick, keep, at = struct.unpack('<sBi8i8i8i8', packed, at)
+    local dimension, algorithm = kind % 4, floor(kind / 4)
+    local d = { field = field, capacity = capacity, window = window, tick = tick, keep = keep,
+                requests = dimension == 0, spend = dimension == 2, bucket = algorithm == 0,
+                calendar = algorithm >= 2, monthly = algorithm == 3, full = capacity * window,
+                clock = false, at = #fields + 1 }
+    fields[d.at] = field
+    if d.bucket then
+      -- A grouped limit (a model's, 'g|...') keeps its own clock 'g|t': a step of another group
+      -- leaves its level alone.
+      local sep = string.find(field, '|', 1, true)
+      if sep then
+        d.clock = string.sub(field, 1, sep) .. 't'
+        fields[d.at + 1] = d.clock
+      end
+    elseif d.calendar then
+      d.counted = field .. ':w'
+      fields[d.at + 1] = d.counted
+    else
+      d.previous, d.counted = field .. ':p', field .. ':w'
+      fields[d.at + 1] = d.previous
+      fields[d.at + 2] = d.counted
+    end
+    set[i] = d
+  end
+  sets[packed] = set
+  return set
+end
+
+-- The packed run's op and numbers take its first 65 bytes; the limits follow.
+local LIMITS_AT = 66
+
 -- One step on the subject whose state is at `key`, as `run` (one ARGV) asks.
 local function step(key, run)
   local now = serverNow
-  local op, deltaRequests, deltaTokens, a, b, c, d, e, deltaSpend, n, at =
-    struct.unpack('<Bi8i8i8i8i8i8i8i8i8', run)
+  local op, deltaRequests, deltaTokens, a, b, c, d, e, deltaSpend =
+    struct.unpack('<Bi8i8i8i8i8i8i8i8', run)
+  local set = limitsOf(string.sub(run, LIMITS_AT))
+  local n = set.n
   local leasing = op == 1
   local takes = op == 0 or leasing -- all-or-none: may be denied
   local reservedAt = now
@@ -103,108 +153,97 @@ local function step(key, run)
     wantRequests, wantTokens, giveRequests, giveTokens, givenAt = a, b, c, d, e
   end
 
-  local state = redis.call('HGETALL', key)
-  local stored = {}
-  for i = 1, #state, 2 do stored[state[i]] = tonumber(state[i + 1]) end
-  local last = stored['t'] or now
+  local stored = redis.call('HMGET', key, unpack(set.fields))
+  local last = tonumber(stored[1]) or now
   if last > now then now = last end -- a failover's clock step must not run time backwards
 
-  -- Bring each limit up to now and measure the room it has for this call's cost.
-  local limits = {}
+  -- Bring each limit up to now and measure the room it has for this call's cost. What changes per
+  -- call is kept in `states`, beside the set's limits.
+  local states = {}
   local allowed = 1
   local wait = 0
   for i = 1, n do
-    local field, kind, capacity, window, tick, keep
-    field, kind, capacity, window, tick, keep, at = struct.unpack('<sBi8i8i8i8', run, at)
-    local dimension, algorithm = kind % 4, floor(kind / 4)
-    local requests, spend = dimension == 0, dimension == 2
+    local l = set[i]
+    local capacity, window, tick = l.capacity, l.window, l.tick
     local delta, give, lowest = deltaTokens, giveTokens, lowerTokens
-    if requests then delta, give, lowest = deltaRequests, giveRequests, lowerRequests
-    elseif spend then delta, give, lowest = deltaSpend, 0, -1 end
-    -- every field named at once: a table that grows field by field is rebuilt as it grows
-    local l = { field = field, capacity = capacity, window = window, tick = tick,
-                requests = requests, spend = spend, bucket = algorithm == 0,
-                calendar = algorithm >= 2, monthly = algorithm == 3, delta = delta, keep = keep,
-                full = 0, level = 0, room = 0, index = 0, elapsed = 0, current = 0, previous = 0,
-                clock = false, ends = 0 }
+    if l.requests then delta, give, lowest = deltaRequests, giveRequests, lowerRequests
+    elseif l.spend then delta, give, lowest = deltaSpend, 0, -1 end
+    local s
     local nowTick = floor(now / tick)
     local intoTick = now - nowTick * tick
     if l.bucket then
-      -- Level in 1/window of a unit, so refill is exactly `capacity` per tick. A grouped limit (a
-      -- model's, 'g|...') keeps its own clock 'g|t': a step of another group leaves its level alone.
-      local sep = string.find(field, '|', 1, true)
-      if sep then l.clock = string.sub(field, 1, sep) .. 't' end
-      local since = l.clock and stored[l.clock] or last
-      l.full = capacity * window
-      l.level = stored[field]
-      if l.level == nil then
-        l.level = l.full
+      -- Level in 1/window of a unit, so refill is exactly `capacity` per tick.
+      local level = tonumber(stored[l.at])
+      if level == nil then
+        level = l.full
       else
+        local since = l.clock and tonumber(stored[l.at + 1]) or last
         local elapsed = nowTick - floor(since / tick)
         if elapsed > 0 then
-          if elapsed >= ceil((l.full - l.level) / capacity) then l.level = l.full
-          else l.level = l.level + elapsed * capacity end
+          if elapsed >= ceil((l.full - level) / capacity) then level = l.full
+          else level = level + elapsed * capacity end
         end
       end
       if give > 0 then
-        l.level = min(l.level + give * window, l.full)
+        level = min(level + give * window, l.full)
       end
-      l.room = floor(l.level / window)
-      local need = l.delta + keep
-      if takes and l.level < need * window then
+      s = { level = level, room = floor(level / window), delta = delta }
+      local need = delta + l.keep
+      if takes and level < need * window then
         allowed = 0
-        local w = ceil((need * window - l.level) / capacity) * tick - intoTick
+        local w = ceil((need * window - level) / capacity) * tick - intoTick
         if w > wait then wait = w end
       end
     elseif l.calendar then
       -- Spend per calendar day or month (UTC): a count that starts again with the next one.
-      l.index, l.ends = period(now, algorithm == 3)
-      l.current = stored[field] or 0
-      if (stored[field .. ':w'] or l.index) ~= l.index then l.current = 0 end
-      l.room = capacity - l.current
-      if takes and l.room < l.delta + keep then
+      local index, ends = period(now, l.monthly)
+      local current = tonumber(stored[l.at]) or 0
+      if (tonumber(stored[l.at + 1]) or index) ~= index then current = 0 end
+      s = { current = current, index = index, ends = ends, room = capacity - current, delta = delta }
+      if takes and s.room < delta + l.keep then
         allowed = 0
-        if l.ends - now > wait then wait = l.ends - now end
+        if ends - now > wait then wait = ends - now end
       end
     else
       -- Sliding window counter: this window's count plus the previous one's, weighted by overlap.
-      l.index = floor(nowTick / window)
-      l.elapsed = nowTick - l.index * window
-      l.current = stored[field] or 0
-      l.previous = stored[field .. ':p'] or 0
-      local counted = stored[field .. ':w'] or l.index
-      if counted == l.index - 1 then l.previous = l.current; l.current = 0
-      elseif counted < l.index - 1 then l.previous = 0; l.current = 0 end
+      local index = floor(nowTick / window)
+      local elapsed = nowTick - index * window
+      local current = tonumber(stored[l.at]) or 0
+      local previous = tonumber(stored[l.at + 1]) or 0
+      local counted = tonumber(stored[l.at + 2]) or index
+      if counted == index - 1 then previous = current; current = 0
+      elseif counted < index - 1 then previous = 0; current = 0 end
       if give > 0 then
         local charged = floor(floor(givenAt / tick) / window)
-        if charged == l.index then l.current = max(0, l.current - give)
-        elseif charged == l.index - 1 then l.previous = max(0, l.previous - give) end
+        if charged == index then current = max(0, current - give)
+        elseif charged == index - 1 then previous = max(0, previous - give) end
       end
-      local room = (capacity - l.current) * window - l.previous * (window - l.elapsed)
-      l.room = floor(room / window)
-      local need = l.delta + keep
+      local room = (capacity - current) * window - previous * (window - elapsed)
+      s = { current = current, previous = previous, index = index, elapsed = elapsed,
+            room = floor(room / window), delta = delta }
+      local need = delta + l.keep
       if takes and room < need * window then
         allowed = 0
         local ticks
-        if l.current + need <= capacity then
+        if current + need <= capacity then
           -- room comes once the previous window's weight has slid far enough
-          ticks = window - floor((capacity - l.current - need) * window / l.previous) - l.elapsed
+          ticks = window - floor((capacity - current - need) * window / previous) - elapsed
         else
           -- room comes only after this window closes and becomes the previous one
-          local needed = window - floor((capacity - need) * window / l.current)
+          local needed = window - floor((capacity - need) * window / current)
           if needed < 0 then needed = 0 end
-          ticks = window - l.elapsed + needed
+          ticks = window - elapsed + needed
         end
         local w = ticks * tick - intoTick
         if w > wait then wait = w end
       end
     end
-    if lowest >= 0 and l.room > lowest then
-      if l.bucket then l.level = lowest * window
-      else l.current = l.current + (l.room - lowest) end
-      l.room = lowest
+    if lowest >= 0 and s.room > lowest then
+      if l.bucket then s.level = lowest * window
+      else s.current = s.current + (s.room - lowest) end
+      s.room = lowest
     end
-    limits[i] = l
+    states[i] = s
   end
 
   -- A lease takes, on top of the call's cost, what was wanted, scaled down alike in both dimensions
@@ -213,111 +252,113 @@ local function step(key, run)
   if leasing and allowed == 1 and (wantRequests > 0 or wantTokens > 0) then
     local scale = 1
     for i = 1, n do
-      local l = limits[i]
+      local l, s = set[i], states[i]
       local want = l.requests and wantRequests or wantTokens
       if want > 0 and not l.spend then
-        local share = max(0, l.room - l.delta - l.keep) / 2 / want
+        local share = max(0, s.room - s.delta - l.keep) / 2 / want
         if share < scale then scale = share end
       end
     end
     grantRequests = floor(wantRequests * scale)
     grantTokens = floor(wantTokens * scale)
     for i = 1, n do
-      local l = limits[i]
+      local l, s = set[i], states[i]
       -- rounding must never take more than half of what is left
-      local half = floor(max(0, l.room - l.delta - l.keep) / 2)
+      local half = floor(max(0, s.room - s.delta - l.keep) / 2)
       if l.requests then grantRequests = min(grantRequests, half)
       elseif not l.spend then grantTokens = min(grantTokens, half) end
     end
     for i = 1, n do
-      local l = limits[i]
-      if not l.spend then l.delta = l.delta + (l.requests and grantRequests or grantTokens) end
+      local l, s = set[i], states[i]
+      if not l.spend then s.delta = s.delta + (l.requests and grantRequests or grantTokens) end
     end
   end
   if leasing and allowed == 0 then
     -- denied: only the give-back is written
-    for i = 1, n do limits[i].delta = 0 end
+    for i = 1, n do states[i].delta = 0 end
   end
 
   -- Apply the change (reserve when allowed, adjust, a lease's give-back) and answer what is left.
   local change = (not takes) or allowed == 1 or (leasing and (giveRequests > 0 or giveTokens > 0))
-  local writes = { 't', now }
+  local writes = { 't', now == serverNow and serverNowText or decimal(now) }
+  local w = 2
   local reply = { allowed, wait, now }
+  local r = 3
   local ttl = 0
   for i = 1, n do
-    local l = limits[i]
+    local l, s = set[i], states[i]
     local remaining, untilFull
     if l.bucket then
+      local level = s.level
       if change then
-        l.level = l.level - l.delta * l.window
-        if l.level > l.full then l.level = l.full end
-        if l.level < -FULL_DEBT_WINDOWS * l.full then l.level = -FULL_DEBT_WINDOWS * l.full end
+        level = level - s.delta * l.window
+        if level > l.full then level = l.full end
+        if level < -FULL_DEBT_WINDOWS * l.full then level = -FULL_DEBT_WINDOWS * l.full end
       end
-      writes[#writes + 1] = l.field
-      writes[#writes + 1] = l.level
+      writes[w + 1], writes[w + 2] = l.field, decimal(level)
+      w = w + 2
       if l.clock then
-        writes[#writes + 1] = l.clock
-        writes[#writes + 1] = now
+        writes[w + 1], writes[w + 2] = l.clock, writes[2]
+        w = w + 2
       end
-      remaining = floor(l.level / l.window)
-      untilFull = ceil((l.full - l.level) / l.capacity) * l.tick
+      remaining = floor(level / l.window)
+      untilFull = ceil((l.full - level) / l.capacity) * l.tick
     elseif l.calendar then
-      if change and l.delta > 0 then
-        l.current = min(l.current + l.delta, (FULL_DEBT_WINDOWS + 1) * l.capacity)
-      elseif change and l.delta < 0 and period(reservedAt, l.monthly) == l.index then
+      local current = s.current
+      if change and s.delta > 0 then
+        current = min(current + s.delta, (FULL_DEBT_WINDOWS + 1) * l.capacity)
+      elseif change and s.delta < 0 and period(reservedAt, l.monthly) == s.index then
         -- a refund goes back only to the day or month that was charged
-        l.current = max(0, l.current + l.delta)
+        current = max(0, current + s.delta)
       end
-      writes[#writes + 1] = l.field
-      writes[#writes + 1] = l.current
-      writes[#writes + 1] = l.field .. ':w'
-      writes[#writes + 1] = l.index
-      remaining = l.capacity - l.current
-      if l.current > 0 then untilFull = l.ends - now else untilFull = 0 end
+      writes[w + 1], writes[w + 2] = l.field, decimal(current)
+      writes[w + 3], writes[w + 4] = l.counted, decimal(s.index)
+      w = w + 4
+      remaining = l.capacity - current
+      if current > 0 then untilFull = s.ends - now else untilFull = 0 end
     else
-      if change and l.delta > 0 then
-        l.current = min(l.current + l.delta, (FULL_DEBT_WINDOWS + 1) * l.capacity)
-      elseif change and l.delta < 0 then
+      local current, previous = s.current, s.previous
+      if change and s.delta > 0 then
+        current = min(current + s.delta, (FULL_DEBT_WINDOWS + 1) * l.capacity)
+      elseif change and s.delta < 0 then
         -- a refund goes back to the window that was charged, while it still counts
         local charged = floor(floor(reservedAt / l.tick) / l.window)
-        if charged == l.index then l.current = max(0, l.current + l.delta)
-        elseif charged == l.index - 1 then l.previous = max(0, l.previous + l.delta) end
+        if charged == s.index then current = max(0, current + s.delta)
+        elseif charged == s.index - 1 then previous = max(0, previous + s.delta) end
       end
-      writes[#writes + 1] = l.field
-      writes[#writes + 1] = l.current
-      writes[#writes + 1] = l.field .. ':p'
-      writes[#writes + 1] = l.previous
-      writes[#writes + 1] = l.field .. ':w'
-      writes[#writes + 1] = l.index
-      remaining = floor(((l.capacity - l.current) * l.window - l.previous * (l.window - l.elapsed)) / l.window)
-      if l.current > 0 then untilFull = (2 * l.window - l.elapsed) * l.tick
-      elseif l.previous > 0 then untilFull = (l.window - l.elapsed) * l.tick
+      writes[w + 1], writes[w + 2] = l.field, decimal(current)
+      writes[w + 3], writes[w + 4] = l.previous, decimal(previous)
+      writes[w + 5], writes[w + 6] = l.counted, decimal(s.index)
+      w = w + 6
+      local window, elapsed = l.window, s.elapsed
+      remaining = floor(((l.capacity - current) * window - previous * (window - elapsed)) / window)
+      if current > 0 then untilFull = (2 * window - elapsed) * l.tick
+      elseif previous > 0 then untilFull = (window - elapsed) * l.tick
       else untilFull = 0 end
     end
     if remaining < 0 then remaining = 0 end
     if untilFull > ttl then ttl = untilFull end
-    reply[#reply + 1] = remaining
-    reply[#reply + 1] = untilFull
+    reply[r + 1], reply[r + 2] = remaining, untilFull
+    r = r + 2
   end
 
   if change then
     -- An idle subject disappears when it would be full anyway (+1 s margin for clock steps, rounded
     -- up to a whole second so that the calls of one second share one expiry).
     local expireAt = ceil((now + ttl) / 1000000) * 1000 + 1000
-    local expiring = stored['x']
-    if expiring == nil or expireAt > expiring then
-      writes[#writes + 1] = 'x'
-      writes[#writes + 1] = expireAt
+    local expiring = tonumber(stored[2])
+    local later = expiring == nil or expireAt > expiring
+    if later then
+      writes[w + 1], writes[w + 2] = 'x', decimal(expireAt)
     end
     redis.call('HSET', key, unpack(writes))
-    if expiring == nil or expireAt > expiring then
+    if later then
       redis.call('PEXPIREAT', key, expireAt)
     end
   end
   if not takes then reply[1] = 1 end
   if leasing and allowed == 1 then
-    reply[#reply + 1] = grantRequests
-    reply[#reply + 1] = grantTokens
+    reply[r + 1], reply[r + 2] = grantRequests, grantTokens
   end
   return reply
 end
