@@ -16,12 +16,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Start-up. {@code premain} itself only reads its arguments, finds the configuration and registers
- * the transformer that holds the client types ({@link AgentInstaller#register}); the advice, the
- * configuration and the gate are made on a thread of their own ({@code tollgate-start}) while the
- * app starts. A client type the app loads meanwhile waits at its load for its advice, and a call
- * made through it before the start is done waits for it ({@link AgentGates}), so no call escapes
- * the agent.
+ * Start-up. {@code premain} itself only reads its arguments, finds the configuration and installs
+ * the advice ({@link AgentInstaller}); the configuration and the gate are made on a thread of their own
+ * ({@code tollgate-start}) while the app starts. The client types the app loads meanwhile get their
+ * advice as they load, and a call made through them before the start is done waits for it
+ * ({@link AgentGates}), so no call escapes the agent.
  *
  * <p>Every failure leaves the app exactly as it would be without the agent, after one line on
  * stderr. Under {@code strict: true} a bad configuration aborts start-up instead: when strict is
@@ -67,7 +66,9 @@ final class AgentStartup {
     Thread thread = attach == Attach.RUNNING ? Thread.currentThread()
         : new Thread(start::run, "tollgate-start");
     AgentGates.starting(thread);
-    start.installer = AgentInstaller.register(jvm, InstrumentationModules.all());
+    long installFrom = System.nanoTime();
+    start.installer = AgentInstaller.install(jvm, InstrumentationModules.all());
+    timings.instrumentation = System.nanoTime() - installFrom;
     started = true;
     timings.premainEnd = System.nanoTime();
     if (attach == Attach.RUNNING) {
@@ -117,9 +118,6 @@ final class AgentStartup {
     }
 
     void run() {
-      long installFrom = System.nanoTime();
-      installer.build();
-      timings.instrumentation = System.nanoTime() - installFrom;
       try {
         if (config == null && !readConfiguration()) {
           stop();

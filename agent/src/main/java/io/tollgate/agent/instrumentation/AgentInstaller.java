@@ -1,16 +1,14 @@
 package io.tollgate.agent.instrumentation;
 
 import io.tollgate.agent.InternalFailures;
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
-import java.lang.instrument.UnmodifiableClassException;
 import java.security.ProtectionDomain;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
@@ -20,18 +18,16 @@ import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /**
- * The agent's instrumentation in two steps. {@link #register} (in {@code premain}) adds {@link
- * HeldTypes}, which knows the instrumented types by name only: every other class passes it without
- * ByteBuddy. {@link #build} (on the start's thread, while the app runs) builds the one {@code
- * AgentBuilder} with the modules' advice; a named type that loads before it is built waits for it
- * at its load. The advice is inlined into a type as it loads, and into those loaded before the agent
- * (another agent's, or a late attach's) by retransformation. Nothing is added to a class, so a type
- * can be retransformed back to its own code ({@link #remove}).
+ * The agent's one {@code AgentBuilder}, installed by {@code premain} before anything else is done:
+ * the modules' advice is inlined into their types as they load, and into those already loaded
+ * (another agent's, or a late attach's) by retransformation. Nothing is added to a class, so a
+ * type can be retransformed back to its own code ({@link #remove}).
  *
- * <p>A library module's types are transformed only in a loader that sees the agent ({@link
- * AgentVisibility}), after its helpers are defined there ({@link HelperInjector}); the JDK's types
- * ({@link JdkInstrumentationModule}) in the platform loader only. A type that cannot be transformed
- * is left as it was, the failure counted in {@link InternalFailures}.
+ * <p>Every other class is ignored by its name alone. A library module's types are transformed only
+ * in a loader that sees the agent ({@link AgentVisibility}), after its helpers are defined there
+ * ({@link HelperInjector}); the JDK's types ({@link JdkInstrumentationModule}) in the platform
+ * loader only. A type that cannot be transformed is left as it was, the failure counted in
+ * {@link InternalFailures}.
  */
 public final class AgentInstaller {
 
@@ -40,54 +36,23 @@ public final class AgentInstaller {
   private static final ClassLoader AGENT = AgentInstaller.class.getClassLoader();
 
   private final Instrumentation instrumentation;
-  private final List<InstrumentationModule> modules;
-  private final Set<String> named;
-  private final HeldTypes held;
-  private final List<Class<?>> loadedBefore;
+  private final ResettableClassFileTransformer transformer;
 
-  private AgentInstaller(Instrumentation instrumentation, List<InstrumentationModule> modules,
-      Set<String> named, HeldTypes held, List<Class<?>> loadedBefore) {
+  private AgentInstaller(Instrumentation instrumentation, ResettableClassFileTransformer transformer) {
     this.instrumentation = instrumentation;
-    this.modules = modules;
-    this.named = named;
-    this.held = held;
-    this.loadedBefore = loadedBefore;
+    this.transformer = transformer;
   }
 
-  /** Holds the types {@code modules} name from now on, until {@link #build} has run. */
-  public static AgentInstaller register(Instrumentation instrumentation,
+  /** Installs the advice of {@code modules}; the types already loaded are retransformed. */
+  public static AgentInstaller install(Instrumentation instrumentation,
       List<InstrumentationModule> modules) {
-    Set<String> named = modules.stream().flatMap(module -> module.typeInstrumentations().stream())
-        .flatMap(type -> type.typeNames().stream()).collect(Collectors.toUnmodifiableSet());
-    HeldTypes held = new HeldTypes(named);
-    instrumentation.addTransformer(held, true);
-    // after the transformer: a type that loads meanwhile is held or already in this list
-    return new AgentInstaller(instrumentation, modules, named, held, loaded(instrumentation, named));
-  }
-
-  /**
-   * Builds ByteBuddy's transformer on the calling thread and hands it the held types; the types
-   * loaded before {@link #register} are retransformed. A build that fails leaves every type as it
-   * is, the failure counted.
-   */
-  public void build() {
-    held.building(Thread.currentThread());
-    ClassFileTransformer transformer = null;
-    try {
-      transformer = agentBuilder().makeRaw();
-    } catch (RuntimeException | LinkageError e) {
-      InternalFailures.record("instrumenting", e);
-    } finally {
-      held.ready(transformer);
-    }
-    retransform(loadedBefore);
-  }
-
-  private AgentBuilder agentBuilder() {
     keepByteBuddyOffUnsafe();
     AgentVisibility seesTheAgent = new AgentVisibility();
+    Set<String> named = modules.stream().flatMap(module -> module.typeInstrumentations().stream())
+        .flatMap(type -> type.typeNames().stream()).collect(Collectors.toUnmodifiableSet());
     AgentBuilder agent = new AgentBuilder.Default()
         .disableClassFormatChanges()
+        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.TypeStrategy.Default.DECORATE)
         .with(new CountedFailures())
         .ignore((type, loader, module, redefined, domain) -> !named.contains(type.getName()));
@@ -105,7 +70,7 @@ public final class AgentInstaller {
         agent = typed.transform(setUp.advice(type));
       }
     }
-    return agent;
+    return new AgentInstaller(instrumentation, agent.installOn(instrumentation));
   }
 
   /**
@@ -114,28 +79,7 @@ public final class AgentInstaller {
    * interceptor its builder added; with no gate it lets every call through untouched.)
    */
   public void remove() {
-    instrumentation.removeTransformer(held);
-    retransform(loaded(instrumentation, named));
-  }
-
-  private static List<Class<?>> loaded(Instrumentation instrumentation, Set<String> named) {
-    List<Class<?>> loaded = new ArrayList<>();
-    for (Class<?> type : instrumentation.getAllLoadedClasses()) {
-      if (named.contains(type.getName())) {
-        loaded.add(type);
-      }
-    }
-    return loaded;
-  }
-
-  private void retransform(List<Class<?>> types) {
-    for (Class<?> type : types) {
-      try {
-        instrumentation.retransformClasses(type);
-      } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
-        InternalFailures.record("instrumenting " + type.getName(), e);
-      }
-    }
+    transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
   }
 
   /** Where one module's types are transformed, with which helpers and advice mapping. */
