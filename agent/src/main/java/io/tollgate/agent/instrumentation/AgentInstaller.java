@@ -8,7 +8,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
@@ -23,9 +22,10 @@ import net.bytebuddy.utility.JavaModule;
  * (another agent's, or a late attach's) by retransformation. Nothing is added to a class, so a
  * type can be retransformed back to its own code ({@link #remove}).
  *
- * <p>Every other class is ignored by its name alone. A library module's types are transformed only
- * in a loader that sees the agent ({@link AgentVisibility}), after its helpers are defined there
- * ({@link HelperInjector}); the JDK's types ({@link JdkInstrumentationModule}) in the platform
+ * <p>Every other class is passed over by its name alone, before ByteBuddy sees it ({@link
+ * NamedTypesFirst}). A library module's types are transformed only in a loader that sees the agent
+ * ({@link AgentVisibility}), after its helpers are defined there ({@link HelperInjector}); the
+ * JDK's types ({@link JdkInstrumentationModule}) in the platform
  * loader only. A type that cannot be transformed is left as it was, the failure counted in
  * {@link InternalFailures}.
  */
@@ -36,9 +36,9 @@ public final class AgentInstaller {
   private static final ClassLoader AGENT = AgentInstaller.class.getClassLoader();
 
   private final Instrumentation instrumentation;
-  private final ResettableClassFileTransformer transformer;
+  private final NamedTypesFirst transformer;
 
-  private AgentInstaller(Instrumentation instrumentation, ResettableClassFileTransformer transformer) {
+  private AgentInstaller(Instrumentation instrumentation, NamedTypesFirst transformer) {
     this.instrumentation = instrumentation;
     this.transformer = transformer;
   }
@@ -55,6 +55,7 @@ public final class AgentInstaller {
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
         .with(AgentBuilder.TypeStrategy.Default.DECORATE)
         .with(new CountedFailures())
+        .with(byteBuddy -> new NamedTypesFirst(byteBuddy, named))
         .ignore((type, loader, module, redefined, domain) -> !named.contains(type.getName()));
     for (InstrumentationModule module : modules) {
       ModuleSetUp setUp = ModuleSetUp.of(module, instrumentation, seesTheAgent);
@@ -70,7 +71,8 @@ public final class AgentInstaller {
         agent = typed.transform(setUp.advice(type));
       }
     }
-    return new AgentInstaller(instrumentation, agent.installOn(instrumentation));
+    // installOn registers and returns what the decorator above made of ByteBuddy's transformer
+    return new AgentInstaller(instrumentation, (NamedTypesFirst) agent.installOn(instrumentation));
   }
 
   /**
@@ -79,6 +81,7 @@ public final class AgentInstaller {
    * interceptor its builder added; with no gate it lets every call through untouched.)
    */
   public void remove() {
+    transformer.stopWeaving();
     transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
   }
 

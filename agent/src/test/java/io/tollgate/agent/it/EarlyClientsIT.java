@@ -42,6 +42,8 @@ class EarlyClientsIT {
     assertThat(run.calls()).extracting(AppCall::status).containsExactly(200, 200, 429);
     assertThat(provider.requestCount()).isEqualTo(2);
     assertThat(run.stderr()).as(run.toString()).singleElement().asString().startsWith("[tollgate] on:");
+    assertThat(run.stdout()).as(run.toString())
+        .contains("a builder made now starts with 1 interceptors");
   }
 
   @Test
@@ -90,6 +92,9 @@ class EarlyClientsIT {
     assertThat(provider.requestCount()).isEqualTo(3);
     assertThat(run.stderr()).as(run.toString()).singleElement().asString()
         .startsWith("[tollgate] disabled: tollgate.providers.openai.limits.requests-per-fortnight ");
+    // the advice was taken out again: OkHttp's builder is back to its own code
+    assertThat(run.stdout()).as(run.toString())
+        .contains("a builder made now starts with 0 interceptors");
   }
 
   @Test

@@ -39,6 +39,9 @@ public final class EarlyOkHttpApp {
           System.out.println("call " + i + " sync " + OkHttpApp.describe(response, false));
         }
       }
+      // the agent's advice adds its interceptor to every builder, as long as the advice is in
+      System.out.println("a builder made now starts with "
+          + new OkHttpClient.Builder().interceptors().size() + " interceptors");
     } finally {
       CLIENT.dispatcher().executorService().shutdown();
       CLIENT.connectionPool().evictAll();
