@@ -65,7 +65,7 @@ public final class AgentBench {
       String url = server.baseUrl() + CHAT_PATH;
       List<Row> perCall = Row.perCall(options.agentJar(), options.beforeJar());
       List<Row> rows = Row.startup(options.agentJar(), options.beforeJar(),
-          options.otelAgentJar());
+          options.otelAgentJar(), options.openAiStartupApp());
       AgentReport report = new AgentReport(options, perCall, rows, Load.now());
       if (options.latency()) {
         bench.latency(url, redis, configs, perCall, report);
@@ -132,7 +132,8 @@ public final class AgentBench {
         List<String> command = command(startup.setup(), startup.agentJar(),
             configs.get(startup.setup()), url, true, 0, 0);
         if (options.openAiStartupApp()) {
-          command = openAiApp(command, url.substring(0, url.length() - CHAT_PATH.length()));
+          command = openAiApp(command, url.substring(0, url.length() - CHAT_PATH.length()),
+              startup.setup() == Setup.TOKENIZER_ONLY);
         }
         ForkedApp.Run run = ForkedApp.run(command, work.resolve("stderr.txt"));
         report.startup(row, rep, run);
@@ -140,20 +141,31 @@ public final class AgentBench {
     }
   }
 
-  /** The OpenAI SDK's app in place of the per-call app, the JVM and agent options the same. */
-  private static List<String> openAiApp(List<String> latencyCommand, String baseUrl)
-      throws IOException {
+  /**
+   * The OpenAI SDK's app in place of the per-call app, the JVM and agent options the same; with
+   * {@code tokenizerFirst}, jtokkit on its class path and {@code TokenizerThenApp} its main class.
+   */
+  private static List<String> openAiApp(List<String> latencyCommand, String baseUrl,
+      boolean tokenizerFirst) throws IOException {
     List<String> command = new ArrayList<>(
         latencyCommand.subList(0, latencyCommand.indexOf("-cp")));
     Path app = Path.of("bench/openai-app/target");
     List<String> classPath = new ArrayList<>(List.of(app.resolve("classes").toString()));
-    try (Stream<Path> jars = Files.list(app.resolve("app-libs"))) {
-      jars.filter(p -> p.toString().endsWith(".jar")).sorted()
-          .forEach(p -> classPath.add(p.toAbsolutePath().toString()));
+    classPath.addAll(jars(app.resolve("app-libs")));
+    if (tokenizerFirst) {
+      classPath.addAll(jars(app.resolve("tokenizer-libs")));
     }
     command.addAll(List.of("-cp", String.join(java.io.File.pathSeparator, classPath),
-        "io.tollgate.bench.openaiapp.OpenAiStartupApp", baseUrl));
+        "io.tollgate.bench.openaiapp."
+            + (tokenizerFirst ? "TokenizerThenApp" : "OpenAiStartupApp"), baseUrl));
     return command;
+  }
+
+  private static List<String> jars(Path directory) throws IOException {
+    try (Stream<Path> jars = Files.list(directory)) {
+      return jars.filter(p -> p.toString().endsWith(".jar")).sorted()
+          .map(p -> p.toAbsolutePath().toString()).toList();
+    }
   }
 
   private List<String> command(Setup setup, Path agentJar, Path config, String url,

@@ -433,6 +433,38 @@ final class AgentReport {
         .append(third("peak RSS, MiB", mebibytes(addedPart(tollgate, 2)),
             mebibytes(addedPart(otel, 2)), addedPart(tollgate, 2), addedPart(otel, 2)))
         .append('\n');
+    for (int row = 0; row < rows.size(); row++) {
+      if (rows.get(row).setup() == Setup.TOKENIZER_ONLY) {
+        tokenizerFloor(out, row, tollgate, otel);
+      }
+    }
+  }
+
+  /**
+   * What jtokkit's load adds on its own, without an agent, as a share of what the OpenTelemetry
+   * agent adds, beside Tollgate's share: the part of Tollgate's that the tokenizer sets.
+   */
+  private void tokenizerFloor(StringBuilder out, int tokenizer, int tollgate, int otel) {
+    out.append("| jtokkit loading o200k_base beside the app, no agent | added | share of the "
+            + "OpenTelemetry agent's | Tollgate's share |\n|---|---:|---:|---:|\n");
+    String[] what = {"wall time, ms", "CPU, ms", "peak RSS, MiB"};
+    for (int figure = 0; figure < what.length; figure++) {
+      long added = addedPart(tokenizer, figure);
+      long anchor = addedPart(otel, figure);
+      String shown = switch (figure) {
+        case 0 -> millis(added);
+        case 1 -> Long.toString(added);
+        default -> mebibytes(added);
+      };
+      out.append("| ").append(what[figure]).append(" | ").append(shown).append(" | ")
+          .append(percent(added, anchor)).append(" | ")
+          .append(percent(addedPart(tollgate, figure), anchor)).append(" |\n");
+    }
+    out.append('\n');
+  }
+
+  private static String percent(long part, long whole) {
+    return whole <= 0 ? "—" : Math.round(100.0 * part / whole) + " %";
   }
 
   /** One figure of the whole process in each repetition: 0 wall ns, 1 CPU ms, 2 peak RSS KiB. */

@@ -12,12 +12,17 @@ import java.util.List;
 record Row(String label, Setup setup, Path agentJar) {
 
   /**
-   * The start-up rows: the baseline, the limiter setups, an Anthropic provider's too, and the
-   * OpenTelemetry Java agent ({@code otelAgentJar}) on the same app.
+   * The start-up rows: the baseline, the limiter setups, an Anthropic provider's too, the
+   * OpenTelemetry Java agent ({@code otelAgentJar}) on the same app and, for the OpenAI SDK's app
+   * ({@code tokenizerRow}), jtokkit's load alone.
    */
-  static List<Row> startup(Path agentJar, Path beforeJar, Path otelAgentJar) {
+  static List<Row> startup(Path agentJar, Path beforeJar, Path otelAgentJar,
+      boolean tokenizerRow) {
     List<Row> rows = new ArrayList<>(rows(agentJar, beforeJar, false));
     rows.add(new Row(Setup.OTEL_AGENT.label, Setup.OTEL_AGENT, otelAgentJar));
+    if (tokenizerRow) {
+      rows.add(new Row(Setup.TOKENIZER_ONLY.label, Setup.TOKENIZER_ONLY, null));
+    }
     return List.copyOf(rows);
   }
 

@@ -20,7 +20,12 @@ enum Setup {
    * The anchor start-up is judged against: the OpenTelemetry Java agent on the same app, its
    * exporters off (nothing listens for them here), everything else as it ships.
    */
-  OTEL_AGENT("OpenTelemetry Java agent");
+  OTEL_AGENT("OpenTelemetry Java agent"),
+  /**
+   * No agent: the app with jtokkit's o200k_base loading beside it, as the gate loads it. What the
+   * tokenizer the gate must load costs on its own, the floor under Tollgate's rows.
+   */
+  TOKENIZER_ONLY("no agent, jtokkit loading o200k_base beside the app");
 
   static final long REQUESTS_PER_MINUTE = 100_000_000L;
   static final long TOKENS_PER_MINUTE = 100_000_000_000L;
@@ -40,13 +45,13 @@ enum Setup {
 
   /** Tollgate's agent runs in this setup. */
   boolean agent() {
-    return this != BASELINE && this != OTEL_AGENT;
+    return this != BASELINE && this != OTEL_AGENT && this != TOKENIZER_ONLY;
   }
 
   /** Writes this setup's configuration into {@code directory}; null for the baseline. */
   Path writeConfig(Path directory, String serverBaseUrl, String redisUri) throws IOException {
     String yaml = switch (this) {
-      case BASELINE, OTEL_AGENT -> null;
+      case BASELINE, OTEL_AGENT, TOKENIZER_ONLY -> null;
       case IN_MEMORY -> provider(serverBaseUrl);
       case REDIS -> provider(serverBaseUrl) + "  redis:\n    url: " + redisUri + "\n";
       case ANTHROPIC_TOO -> provider(serverBaseUrl) + """
