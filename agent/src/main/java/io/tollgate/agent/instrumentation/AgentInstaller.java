@@ -25,9 +25,8 @@ import net.bytebuddy.utility.JavaModule;
  * <p>Every other class is passed over by its name alone, before ByteBuddy sees it ({@link
  * NamedTypesFirst}). A library module's types are transformed only in a loader that sees the agent
  * ({@link AgentVisibility}), after its helpers are defined there ({@link HelperInjector}); the
- * JDK's types ({@link JdkInstrumentationModule}) in the platform
- * loader only. A type that cannot be transformed is left as it was, the failure counted in
- * {@link InternalFailures}.
+ * JDK's types ({@link JdkInstrumentationModule}) in the platform loader only. A type that cannot be
+ * transformed is left as it was, the failure counted in {@link InternalFailures}.
  */
 public final class AgentInstaller {
 

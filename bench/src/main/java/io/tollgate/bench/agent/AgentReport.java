@@ -417,9 +417,9 @@ final class AgentReport {
           .append(" | ").append(millis(Stats.median(part(row, 0))))
           .append(" | ").append(Stats.median(part(row, 1)))
           .append(" | ").append(mebibytes(Stats.median(part(row, 2))))
-          .append(" | ").append(added ? millis(addedPart(row, 0)) : "—")
-          .append(" | ").append(added ? Long.toString(addedPart(row, 1)) : "—")
-          .append(" | ").append(added ? mebibytes(addedPart(row, 2)) : "—")
+          .append(" | ").append(added ? shown(0, addedPart(row, 0)) : "—")
+          .append(" | ").append(added ? shown(1, addedPart(row, 1)) : "—")
+          .append(" | ").append(added ? shown(2, addedPart(row, 2)) : "—")
           .append(" |\n");
     }
     int tollgate = Row.indexOf(rows, Setup.IN_MEMORY, options.agentJar());
@@ -451,16 +451,20 @@ final class AgentReport {
     for (int figure = 0; figure < what.length; figure++) {
       long added = addedPart(tokenizer, figure);
       long anchor = addedPart(otel, figure);
-      String shown = switch (figure) {
-        case 0 -> millis(added);
-        case 1 -> Long.toString(added);
-        default -> mebibytes(added);
-      };
-      out.append("| ").append(what[figure]).append(" | ").append(shown).append(" | ")
+      out.append("| ").append(what[figure]).append(" | ").append(shown(figure, added)).append(" | ")
           .append(percent(added, anchor)).append(" | ")
           .append(percent(addedPart(tollgate, figure), anchor)).append(" |\n");
     }
     out.append('\n');
+  }
+
+  /** A figure of {@link #part} as the tables show it: ms, ms, MiB. */
+  private static String shown(int figure, long value) {
+    return switch (figure) {
+      case 0 -> millis(value);
+      case 1 -> Long.toString(value);
+      default -> mebibytes(value);
+    };
   }
 
   private static String percent(long part, long whole) {
