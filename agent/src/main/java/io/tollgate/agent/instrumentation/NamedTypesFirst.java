@@ -40,7 +40,8 @@ final class NamedTypesFirst extends ResettableClassFileTransformer.WithDelegatio
     if (!named(internalName)) {
       return null;
     }
-    byte[] woven = classFileTransformer.transform(loader, internalName, redefined, domain, classFile);
+    byte[] woven = classFileTransformer.transform(loader, internalName, redefined, domain,
+        classFile);
     return stopped ? null : woven;
   }
 
