@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The anchor benchmark (../shared/anchor-bench) with Tollgate's rows on today's API: copies the
-# harness beside a scratch Maven repository, puts bench/anchor/Tollgate.java.part in place of its
-# Tollgate class, installs this checkout's core into that repository, and runs the harness's
-# run.sh with the arguments given (e.g. --sections matrix --threads 16,64).
+# The anchor benchmark (its path in ANCHOR_BENCH, by default ../shared/anchor-bench) with Tollgate's
+# rows on today's API: copies the harness beside a scratch Maven repository, puts
+# bench/anchor/Tollgate.java.part in place of its Tollgate class, installs this checkout's core into
+# that repository, and runs the harness's run.sh with the arguments given (e.g. --sections matrix
+# --threads 16,64).
 # From the project's root:  bench/anchor/run.sh [harness arguments]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
