@@ -23,6 +23,9 @@ final class AgentReport {
       "\\[tollgate] started in (\\d+) ms: configuration (\\d+) ms, gate (\\d+) ms, "
           + "instrumentation (\\d+) ms(?:; premain (\\d+) ms)?");
 
+  /** The whole process's figures, by their index in {@link #part}, as the tables name them. */
+  private static final String[] FIGURES = {"wall time, ms", "CPU, ms", "peak RSS, MiB"};
+
   private final AgentBenchOptions options;
   private final String loadAtStart;
   private String loadAtEnd = "?";
@@ -413,26 +416,27 @@ final class AgentReport {
         .append("|---|---:|---:|---:|---:|---:|---:|\n");
     for (int row = 0; row < rows.size(); row++) {
       boolean added = row > 0;
-      out.append("| ").append(rows.get(row).label())
-          .append(" | ").append(millis(Stats.median(part(row, 0))))
-          .append(" | ").append(Stats.median(part(row, 1)))
-          .append(" | ").append(mebibytes(Stats.median(part(row, 2))))
-          .append(" | ").append(added ? shown(0, addedPart(row, 0)) : "—")
-          .append(" | ").append(added ? shown(1, addedPart(row, 1)) : "—")
-          .append(" | ").append(added ? shown(2, addedPart(row, 2)) : "—")
-          .append(" |\n");
+      out.append("| ").append(rows.get(row).label());
+      for (int figure = 0; figure < FIGURES.length; figure++) {
+        out.append(" | ").append(shown(figure, Stats.median(part(row, figure))));
+      }
+      for (int figure = 0; figure < FIGURES.length; figure++) {
+        out.append(" | ").append(added ? shown(figure, addedPart(row, figure)) : "—");
+      }
+      out.append(" |\n");
     }
     int tollgate = Row.indexOf(rows, Setup.IN_MEMORY, options.agentJar());
     int otel = Row.indexOf(rows, Setup.OTEL_AGENT, null);
     out.append("\n| Target: Tollgate (in memory) adds at most a third of what the OpenTelemetry "
-            + "agent adds | Tollgate | OpenTelemetry agent | Verdict |\n|---|---:|---:|---|\n")
-        .append(third("wall time, ms", millis(addedPart(tollgate, 0)), millis(addedPart(otel, 0)),
-            addedPart(tollgate, 0), addedPart(otel, 0)))
-        .append(third("CPU, ms", Long.toString(addedPart(tollgate, 1)),
-            Long.toString(addedPart(otel, 1)), addedPart(tollgate, 1), addedPart(otel, 1)))
-        .append(third("peak RSS, MiB", mebibytes(addedPart(tollgate, 2)),
-            mebibytes(addedPart(otel, 2)), addedPart(tollgate, 2), addedPart(otel, 2)))
-        .append('\n');
+        + "agent adds | Tollgate | OpenTelemetry agent | Verdict |\n|---|---:|---:|---|\n");
+    for (int figure = 0; figure < FIGURES.length; figure++) {
+      long added = addedPart(tollgate, figure);
+      long anchor = addedPart(otel, figure);
+      out.append("| ").append(FIGURES[figure]).append(" | ").append(shown(figure, added))
+          .append(" | ").append(shown(figure, anchor)).append(" | ")
+          .append(3 * added <= anchor ? "met" : "**missed**").append(" |\n");
+    }
+    out.append('\n');
     for (int row = 0; row < rows.size(); row++) {
       if (rows.get(row).setup() == Setup.TOKENIZER_ONLY) {
         tokenizerFloor(out, row, tollgate, otel);
@@ -447,11 +451,10 @@ final class AgentReport {
   private void tokenizerFloor(StringBuilder out, int tokenizer, int tollgate, int otel) {
     out.append("| jtokkit loading o200k_base beside the app, no agent | added | share of the "
             + "OpenTelemetry agent's | Tollgate's share |\n|---|---:|---:|---:|\n");
-    String[] what = {"wall time, ms", "CPU, ms", "peak RSS, MiB"};
-    for (int figure = 0; figure < what.length; figure++) {
+    for (int figure = 0; figure < FIGURES.length; figure++) {
       long added = addedPart(tokenizer, figure);
       long anchor = addedPart(otel, figure);
-      out.append("| ").append(what[figure]).append(" | ").append(shown(figure, added)).append(" | ")
+      out.append("| ").append(FIGURES[figure]).append(" | ").append(shown(figure, added)).append(" | ")
           .append(percent(added, anchor)).append(" | ")
           .append(percent(addedPart(tollgate, figure), anchor)).append(" |\n");
     }
@@ -487,12 +490,6 @@ final class AgentReport {
 
   private long addedPart(int row, int figure) {
     return Stats.median(minus(part(row, figure), part(0, figure)));
-  }
-
-  private static String third(String what, String tollgate, String otel, long added,
-      long anchor) {
-    return "| " + what + " | " + tollgate + " | " + otel + " | "
-        + (3 * added <= anchor ? "met" : "**missed**") + " |\n";
   }
 
   private static String mebibytes(long kib) {
